@@ -1,0 +1,27 @@
+/* kernels_x86.h: the x86-64 kernels' descriptors, for lib/dispatch.c's
+ * tables, and the entry points written in assembly.  Only declarations.
+ * A descriptor exists only where its meson library was built, so each is
+ * guarded by the FH_HAVE_* macro arch/x86_64/meson.build defines for it. */
+#ifndef FH_KERNELS_X86_H
+#define FH_KERNELS_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel.h"
+
+/* MD5 on the general registers with BMI1 (md5_bmi.S). */
+extern const struct fh_kernel fh_md5_bmi;
+/* MD5 in one lane of the AVX-512VL vector registers (md5_avx512.c). */
+extern const struct fh_kernel fh_md5_avx512;
+/* Keccak on the general registers with BMI1 and BMI2 (keccak_bmi2.c). */
+extern const struct fh_kernel fh_keccak_bmi2;
+/* Keccak in AVX2 vector registers, one state (keccak_avx2.c). */
+extern const struct fh_kernel fh_keccak_avx2;
+/* Keccak, one lane per AVX-512VL XMM register (keccak_avx512.c). */
+extern const struct fh_kernel fh_keccak_avx512;
+
+/* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
+void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
+
+#endif

@@ -1,0 +1,59 @@
+/* algo.c: the algorithm descriptor table and its lookups. */
+#include <string.h>
+#include <strings.h>
+
+#include "fhsum.h"
+
+/* Block sizes: RFC 1321 §3.4 (64 bytes); Keccak rates r = 1600 - 2c bits
+ * with c = 2 * digest bits for SHA3 and c = 256/512 for SHAKE128/256
+ * (FIPS 202 §6.1, §6.2).  Padding bytes are the domain bits 01 (SHA3) and
+ * 1111 (SHAKE) followed by the first bit of pad10*1 (FIPS 202 §6, B.2). */
+static const struct fh_algo algos[FH_ALGO_COUNT] = {
+	{ FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0 },
+	{ FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06 },
+	{ FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06 },
+	{ FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06 },
+	{ FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06 },
+	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f },
+	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f },
+};
+
+const struct fh_algo *fh_algo_get(enum fh_algo_id id)
+{
+	return (unsigned)id < FH_ALGO_COUNT ? &algos[id] : NULL;
+}
+
+const struct fh_algo *fh_algo_by_name(const char *name)
+{
+	for (size_t i = 0; i < FH_ALGO_COUNT; i++)
+		if (strcasecmp(name, algos[i].name) == 0)
+			return &algos[i];
+	return NULL;
+}
+
+const struct fh_algo *fh_algo_by_tag(const char *tag, size_t len)
+{
+	for (size_t i = 0; i < FH_ALGO_COUNT; i++)
+		if (strlen(algos[i].tag) == len && memcmp(tag, algos[i].tag, len) == 0)
+			return &algos[i];
+	return NULL;
+}
+
+const struct fh_algo *fh_algo_by_hexlen(size_t hexlen)
+{
+	for (size_t i = 0; i < FH_ALGO_COUNT; i++)
+		if (!algos[i].xof && 2 * (size_t)algos[i].digest_bytes == hexlen)
+			return &algos[i];
+	return NULL;
+}
+
+void fh_hex(char *hex, const uint8_t *bytes, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		hex[2 * i] = digits[bytes[i] >> 4];
+		hex[2 * i + 1] = digits[bytes[i] & 15];
+	}
+	hex[2 * len] = '\0';
+}

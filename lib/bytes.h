@@ -1,0 +1,44 @@
+/* bytes.h: little-endian loads and stores and rotations, shared by the
+ * portable kernels and the hash modes.  Only static inline helpers. */
+#ifndef FH_BYTES_H
+#define FH_BYTES_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint32_t fh_load32le(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t fh_load64le(const uint8_t *p)
+{
+	return (uint64_t)fh_load32le(p) | (uint64_t)fh_load32le(p + 4) << 32;
+}
+
+static inline void fh_store32le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void fh_store64le(uint8_t *p, uint64_t v)
+{
+	fh_store32le(p, (uint32_t)v);
+	fh_store32le(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t fh_rol32(uint32_t x, unsigned n)
+{
+	return (x << n) | (x >> ((32 - n) & 31));
+}
+
+static inline uint64_t fh_rol64(uint64_t x, unsigned n)
+{
+	return (x << n) | (x >> ((64 - n) & 63));
+}
+
+#endif

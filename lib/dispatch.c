@@ -1,0 +1,114 @@
+/* dispatch.c: the kernel tables, best first, and the choice among them.
+ * The CPU is probed once; a run picks one kernel per family at start and
+ * passes it down, so no function pointer is ever written afterwards. */
+#include <pthread.h>
+#include <string.h>
+
+#include "kernel.h"
+#if defined(__x86_64__)
+#include "../arch/x86_64/kernels_x86.h"
+#endif
+
+/* Each family's kernels, best first, ending with the portable one.  The
+ * x86-64 order is measured (tests/bench/kernels.sh); FH_HAVE_X86_* says
+ * which instruction sets' libraries arch/x86_64/meson.build built. */
+static const struct fh_kernel *const md5_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BMI)
+	&fh_md5_bmi,
+#endif
+	&fh_md5_portable,
+};
+
+static const struct fh_kernel *const keccak_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BMI)
+	&fh_keccak_bmi2,
+#endif
+	&fh_keccak_portable,
+};
+
+static const struct {
+	const struct fh_kernel *const *list;
+	size_t count;
+} tables[FH_FAMILY_COUNT] = {
+	[FH_FAMILY_MD5] = { md5_kernels, sizeof md5_kernels / sizeof *md5_kernels },
+	[FH_FAMILY_KECCAK] = { keccak_kernels,
+			       sizeof keccak_kernels / sizeof *keccak_kernels },
+};
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static uint32_t cpu_features;
+
+static void probe(void)
+{
+	cpu_features = fh_cpu_probe();
+}
+
+uint32_t fh_cpu_features(void)
+{
+	pthread_once(&probe_once, probe);
+	return cpu_features;
+}
+
+int fh_kernel_usable(const struct fh_kernel *k)
+{
+	return (k->features & ~fh_cpu_features()) == 0;
+}
+
+const struct fh_kernel *fh_kernel_best(enum fh_family family)
+{
+	for (size_t i = 0; i < tables[family].count; i++)
+		if (fh_kernel_usable(tables[family].list[i]))
+			return tables[family].list[i];
+	return tables[family].list[tables[family].count - 1];
+}
+
+const struct fh_kernel *fh_kernel_at(size_t i)
+{
+	for (size_t f = 0; f < FH_FAMILY_COUNT; f++) {
+		if (i < tables[f].count)
+			return tables[f].list[i];
+		i -= tables[f].count;
+	}
+	return NULL;
+}
+
+static const struct fh_kernel *by_name(const char *name, size_t len)
+{
+	const struct fh_kernel *k;
+
+	for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++)
+		if (strlen(k->name) == len && memcmp(k->name, name, len) == 0)
+			return k;
+	return NULL;
+}
+
+const struct fh_kernel *fh_kernel_by_name(const char *name)
+{
+	return by_name(name, strlen(name));
+}
+
+enum fh_select_status fh_kernel_select(struct fh_kernel_set *set,
+				       const char *forced, const char **bad,
+				       size_t *badlen)
+{
+	for (size_t f = 0; f < FH_FAMILY_COUNT; f++)
+		set->by_family[f] = fh_kernel_best((enum fh_family)f);
+	while (forced && *forced) {
+		size_t len = strcspn(forced, ",");
+		const struct fh_kernel *k = by_name(forced, len);
+
+		if (len) {
+			enum fh_select_status st = !k ? FH_SELECT_UNKNOWN
+					: !fh_kernel_usable(k) ? FH_SELECT_UNSUPPORTED
+					: FH_SELECT_OK;
+			if (st != FH_SELECT_OK) {
+				*bad = forced;
+				*badlen = len;
+				return st;
+			}
+			set->by_family[k->family] = k;
+		}
+		forced += len + (forced[len] == ',');
+	}
+	return FH_SELECT_OK;
+}

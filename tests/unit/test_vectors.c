@@ -1,0 +1,345 @@
+/* test_vectors.c: every expected digest in tests/vectors through the public API.
+ *
+ * Reads each <algo>.len, shake*.xof and kat.txt line and hashes its message
+ * with fh_hash (the best kernel) and then with fh_init_kernel on every kernel
+ * of the algorithm's family that this CPU runs, so a kernel the dispatcher
+ * would not pick is still checked against published and independent values.
+ * Usage: test_vectors VECTORS_DIR.  Exit 0 all match, 1 any mismatch or
+ * unreadable vector file.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const char *const len_files[] = {
+	"md5", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+	"shake128", "shake256",
+};
+static const char *const xof_files[] = { "shake128", "shake256" };
+
+/* A .len file must reach past the largest rate several times over; fewer
+ * lines means a truncated file, which would quietly shrink the test. */
+#define MIN_LEN_LINES 1101
+
+static unsigned long n_vectors, n_hashes, n_failed;
+
+static void report(const struct tu_lines *l, const struct fh_algo *algo,
+		   const char *kernel, size_t msglen, const uint8_t *want,
+		   const uint8_t *got, size_t outlen)
+{
+	n_failed++;
+	printf("FAIL %s:%u %s len=%zu outbits=%zu kernel=%s\n  expected ",
+	       l->path, l->lineno, algo->name, msglen, outlen * 8, kernel);
+	tu_print_hex(stdout, want, outlen);
+	printf("\n  got      ");
+	tu_print_hex(stdout, got, outlen);
+	printf("\n");
+}
+
+/* Hashes MSG with the best kernel and with every usable kernel of the
+ * family, comparing each with WANT. */
+static void check(const struct tu_lines *l, const struct fh_algo *algo,
+		  const uint8_t *msg, size_t msglen, const uint8_t *want,
+		  size_t outlen)
+{
+	uint8_t *got = malloc(outlen);
+	if (!got)
+		abort();
+
+	n_vectors++;
+	fh_hash(algo, msg, msglen, got, outlen);
+	n_hashes++;
+	if (memcmp(got, want, outlen))
+		report(l, algo, "best", msglen, want, got, outlen);
+
+	const struct fh_kernel *k;
+	for (size_t i = 0; (k = fh_kernel_at(i)); i++) {
+		if (k->family != algo->family || !fh_kernel_usable(k) ||
+		    !tu_kernel_single_stream(k))
+			continue;
+		memset(got, 0, outlen);
+		tu_hash_on(algo, k, msg, msglen, got, outlen);
+		n_hashes++;
+		if (memcmp(got, want, outlen))
+			report(l, algo, k->name, msglen, want, got, outlen);
+	}
+	free(got);
+}
+
+static int malformed(const struct tu_lines *l, const char *why)
+{
+	printf("FAIL %s:%u: %s\n", l->path, l->lineno, why);
+	n_failed++;
+	return -1;
+}
+
+/* The output length a line's hex stands for, checked against the algorithm:
+ * fixed-length algorithms have exactly one, SHAKE any up to the API limit. */
+static int outlen_ok(const struct tu_lines *l, const struct fh_algo *algo,
+		     size_t outlen)
+{
+	if (outlen == 0)
+		return malformed(l, "empty digest");
+	if (!algo->xof && outlen != algo->digest_bytes)
+		return malformed(l, "digest length differs from the algorithm's");
+	if (algo->xof && outlen > FH_MAX_XOF_BYTES)
+		return malformed(l, "output longer than FH_MAX_XOF_BYTES");
+	return 0;
+}
+
+static uint8_t *pattern_of(size_t len)
+{
+	uint8_t *p = malloc(len ? len : 1);
+	if (!p)
+		abort();
+	tu_fill_pattern(p, len);
+	return p;
+}
+
+static int run_len_file(const char *dir, const char *name)
+{
+	const struct fh_algo *algo = fh_algo_by_name(name);
+	struct tu_lines l;
+	char fname[64];
+	unsigned long lines = 0;
+
+	if (!algo) {
+		printf("FAIL fh_algo_by_name(\"%s\") returned NULL\n", name);
+		n_failed++;
+		return -1;
+	}
+	snprintf(fname, sizeof fname, "%s.len", name);
+	if (tu_lines_open(&l, dir, fname)) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		char *end;
+		unsigned long len = strtoul(line, &end, 10);
+		if (end == line || *end != ' ') {
+			malformed(&l, "want LENGTH HEX");
+			break;
+		}
+		const char *hex = end + 1;
+		size_t outlen = strlen(hex) / 2;
+		uint8_t *want = malloc(outlen + 1);
+		if (!want)
+			abort();
+		if (tu_unhex(want, hex, strlen(hex))) {
+			free(want);
+			malformed(&l, "bad hex");
+			break;
+		}
+		if (outlen_ok(&l, algo, outlen)) {
+			free(want);
+			break;
+		}
+		uint8_t *msg = pattern_of(len);
+		check(&l, algo, msg, len, want, outlen);
+		free(msg);
+		free(want);
+		lines++;
+	}
+	if (lines < MIN_LEN_LINES) {
+		printf("FAIL %s: %lu vectors, expected at least %d\n", l.path,
+		       lines, MIN_LEN_LINES);
+		n_failed++;
+	}
+	tu_lines_close(&l);
+	return 0;
+}
+
+static int run_xof_file(const char *dir, const char *name)
+{
+	const struct fh_algo *algo = fh_algo_by_name(name);
+	struct tu_lines l;
+	char fname[64];
+
+	if (!algo || !algo->xof) {
+		printf("FAIL fh_algo_by_name(\"%s\") is not an XOF\n", name);
+		n_failed++;
+		return -1;
+	}
+	snprintf(fname, sizeof fname, "%s.xof", name);
+	if (tu_lines_open(&l, dir, fname)) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		unsigned long len, bits;
+		int hexpos = 0;
+		if (sscanf(line, "%lu %lu %n", &len, &bits, &hexpos) != 2 ||
+		    hexpos == 0 || bits % 8) {
+			malformed(&l, "want MSGLEN OUTBITS HEX");
+			break;
+		}
+		const char *hex = line + hexpos;
+		size_t outlen = bits / 8;
+		uint8_t *want = malloc(outlen + 1);
+		if (!want)
+			abort();
+		if (strlen(hex) != 2 * outlen || tu_unhex(want, hex, 2 * outlen)) {
+			free(want);
+			malformed(&l, "hex does not match OUTBITS");
+			break;
+		}
+		if (outlen_ok(&l, algo, outlen)) {
+			free(want);
+			break;
+		}
+		uint8_t *msg = pattern_of(len);
+		check(&l, algo, msg, len, want, outlen);
+		free(msg);
+		free(want);
+	}
+	tu_lines_close(&l);
+	return 0;
+}
+
+/* Decodes TEXT with \xHH escapes into OUT (which has room for strlen(TEXT)
+ * bytes); returns the byte count or -1. */
+static long unescape(uint8_t *out, const char *text, size_t textlen)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < textlen;) {
+		if (text[i] == '\\') {
+			if (i + 4 > textlen || text[i + 1] != 'x' ||
+			    tu_unhex(out + n, text + i + 2, 2))
+				return -1;
+			i += 4;
+		} else {
+			out[n] = (uint8_t)text[i++];
+		}
+		n++;
+	}
+	return (long)n;
+}
+
+/* Builds the message a kat.txt MESSAGE spec names; NULL when malformed. */
+static uint8_t *kat_message(const char *spec, size_t *len)
+{
+	uint8_t *msg = NULL;
+	if (!strncmp(spec, "str:", 4)) {
+		size_t tl = strlen(spec + 4);
+		msg = malloc(tl + 1);
+		long n = msg ? unescape(msg, spec + 4, tl) : -1;
+		if (n < 0)
+			goto bad;
+		*len = (size_t)n;
+	} else if (!strncmp(spec, "hex:", 4)) {
+		size_t hl = strlen(spec + 4);
+		msg = malloc(hl / 2 + 1);
+		if (!msg || tu_unhex(msg, spec + 4, hl))
+			goto bad;
+		*len = hl / 2;
+	} else if (!strncmp(spec, "rep:", 4)) {
+		const char *text = spec + 4;
+		const char *colon = strrchr(text, ':');
+		char *end;
+		if (!colon)
+			return NULL;
+		unsigned long count = strtoul(colon + 1, &end, 10);
+		if (*end || end == colon + 1 || count > 100000000ul)
+			return NULL;
+		size_t tl = (size_t)(colon - text);
+		uint8_t unit[256];
+		long ul = tl <= sizeof unit ? unescape(unit, text, tl) : -1;
+		if (ul < 0)
+			return NULL;
+		*len = (size_t)ul * count;
+		msg = malloc(*len ? *len : 1);
+		if (!msg)
+			abort();
+		for (unsigned long i = 0; i < count; i++)
+			memcpy(msg + i * (size_t)ul, unit, (size_t)ul);
+	}
+	return msg;
+bad:
+	free(msg);
+	return NULL;
+}
+
+static int run_kat(const char *dir)
+{
+	struct tu_lines l;
+	unsigned long count = 0;
+
+	if (tu_lines_open(&l, dir, "kat.txt")) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		char algo_name[32], spec[512], hex[2100];
+		unsigned long bits;
+		if (sscanf(line, "%31s %lu %511s %2099s", algo_name, &bits, spec,
+			   hex) != 4 || bits % 8) {
+			malformed(&l, "want ALGO OUTBITS MESSAGE HEX");
+			continue;
+		}
+		const struct fh_algo *algo = fh_algo_by_name(algo_name);
+		if (!algo) {
+			malformed(&l, "unknown algorithm");
+			continue;
+		}
+		size_t outlen = bits / 8, msglen = 0;
+		uint8_t *want = malloc(outlen + 1);
+		if (!want)
+			abort();
+		if (strlen(hex) != 2 * outlen || tu_unhex(want, hex, 2 * outlen)) {
+			free(want);
+			malformed(&l, "hex does not match OUTBITS");
+			continue;
+		}
+		if (outlen_ok(&l, algo, outlen)) {
+			free(want);
+			continue;
+		}
+		uint8_t *msg = kat_message(spec, &msglen);
+		if (!msg) {
+			free(want);
+			malformed(&l, "bad MESSAGE spec");
+			continue;
+		}
+		check(&l, algo, msg, msglen, want, outlen);
+		free(msg);
+		free(want);
+		count++;
+	}
+	/* RFC 1321's seven plus four messages for each of the six Keccak
+	 * algorithms: fewer means lines went missing. */
+	if (count < 31) {
+		printf("FAIL %s: only %lu known answers\n", l.path, count);
+		n_failed++;
+	}
+	tu_lines_close(&l);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s VECTORS_DIR\n", argv[0]);
+		return 2;
+	}
+	const char *dir = argv[1];
+	/* Keep what was printed if a kernel crashes the process. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	for (size_t i = 0; i < sizeof len_files / sizeof *len_files; i++)
+		run_len_file(dir, len_files[i]);
+	for (size_t i = 0; i < sizeof xof_files / sizeof *xof_files; i++)
+		run_xof_file(dir, xof_files[i]);
+	run_kat(dir);
+
+	const struct fh_kernel *k;
+	printf("kernels:");
+	for (size_t i = 0; (k = fh_kernel_at(i)); i++)
+		printf(" %s%s", k->name, fh_kernel_usable(k) ? "" : "(skipped)");
+	printf("\nchecked %lu vectors with %lu hashes, %lu failed\n", n_vectors,
+	       n_hashes, n_failed);
+	return n_failed ? 1 : 0;
+}
