@@ -1,0 +1,308 @@
+/* check.c: checking checksum lists (-c).  Lists are read line by line (a
+ * list of millions of lines is never held whole); each properly formatted
+ * line becomes a job for the engine, each other event (an improper line, a
+ * list's end) a marker, so that reports and warnings come out in list
+ * order exactly as GNU md5sum prints them. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "checklist.h"
+#include "cli.h"
+#include "engine.h"
+#include "operands.h"
+#include "quote.h"
+
+/* One list being checked; freed when its end is reported. */
+struct list {
+	char *shown;            /* its name, or "standard input" */
+	uintmax_t misformatted, unreadable, mismatched;
+	bool formatted, matched;
+};
+
+enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END };
+
+struct item {
+	enum event ev;
+	struct list *list;
+	int err;                /* EV_OPEN_ERROR, EV_END: errno, -1 read error */
+	uintmax_t lineno;       /* EV_BAD_LINE */
+	size_t hexlen;
+	char text[];            /* EV_LINE: hex digits; EV_OPEN_ERROR: name */
+};
+
+struct checker {
+	const struct cli *c;
+	struct operands *ops;
+	struct fh_list_parser parser;
+	FILE *f;                /* the list being read, or NULL */
+	bool is_stdin;
+	struct list *list;
+	uintmax_t lineno;
+	char *line;
+	size_t line_cap;
+	bool ok;
+	char hex[2 * FH_MAX_XOF_BYTES + 1];
+	char *esc;
+	size_t esc_cap;
+};
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p) {
+		fh_error(ENOMEM, "%s", "check");
+		exit(EXIT_FAILURE);
+	}
+	return p;
+}
+
+static struct item *new_item(enum event ev, struct list *l, size_t extra)
+{
+	struct item *it = xmalloc(sizeof *it + extra);
+
+	memset(it, 0, sizeof *it);
+	it->ev = ev;
+	it->list = l;
+	return it;
+}
+
+/* Ends the list being read with an EV_END marker. */
+static void end_list(struct checker *k, struct fh_job *job)
+{
+	struct item *it = new_item(EV_END, k->list, 0);
+
+	if (ferror(k->f))
+		it->err = -1;
+	if (k->is_stdin)
+		clearerr(k->f);
+	else if (fclose(k->f) != 0 && !it->err)
+		it->err = errno;
+	k->f = NULL;
+	k->list = NULL;
+	job->user = it;
+}
+
+static bool next(void *ctx, struct fh_job *job)
+{
+	struct checker *k = ctx;
+
+	for (;;) {
+		if (!k->f) {
+			const char *name;
+			int err;
+
+			if (!fh_operands_next(k->ops, &name, &err))
+				return false;
+			k->is_stdin = !err && strcmp(name, "-") == 0;
+			k->f = err ? NULL : k->is_stdin ? stdin : fopen(name, "r");
+			if (!k->f) {
+				size_t n = strlen(name) + 1;
+				struct item *it = new_item(EV_OPEN_ERROR, NULL, n);
+
+				it->err = err ? err : errno;
+				memcpy(it->text, name, n);
+				job->user = it;
+				return true;
+			}
+			const char *shown = k->is_stdin ? "standard input" : name;
+
+			k->list = xmalloc(sizeof *k->list);
+			memset(k->list, 0, sizeof *k->list);
+			k->list->shown = xmalloc(strlen(shown) + 1);
+			strcpy(k->list->shown, shown);
+			k->parser.list_is_stdin = k->is_stdin;
+			k->lineno = 0;
+		}
+
+		ssize_t len = getline(&k->line, &k->line_cap, k->f);
+
+		if (len <= 0) {
+			end_list(k, job);
+			return true;
+		}
+		k->lineno++;
+		if (k->line[len - 1] == '\n')
+			len--;
+
+		struct fh_list_line l;
+
+		switch (fh_list_parse(&k->parser, k->line, (size_t)len, &l)) {
+		case FH_LINE_SKIP:
+			continue;
+		case FH_LINE_BAD: {
+			struct item *it = new_item(EV_BAD_LINE, k->list, 0);
+
+			it->lineno = k->lineno;
+			job->user = it;
+			return true;
+		}
+		case FH_LINE_OK: {
+			struct item *it = new_item(EV_LINE, k->list, l.hexlen);
+
+			memcpy(it->text, l.hex, l.hexlen);
+			it->hexlen = l.hexlen;
+			((char *)l.name)[l.namelen] = '\0';
+			job->user = it;
+			job->path = l.name;
+			job->algo = l.algo;
+			fh_job_kernels(k->c, job);
+			job->outlen = l.hexlen / 2;
+			return true;
+		}
+		}
+	}
+}
+
+/* Prints "NAME: WHAT", the name escaped like a generated line's when it
+ * holds '\', LF or CR. */
+static void status_line(struct checker *k, const char *name, const char *what)
+{
+	size_t len = strlen(name);
+
+	fh_progress_clear();
+	if (fh_name_needs_escape(name, len)) {
+		if (2 * len > k->esc_cap) {
+			free(k->esc);
+			k->esc_cap = 2 * len;
+			k->esc = xmalloc(k->esc_cap);
+		}
+		fh_out_bytes("\\", 1);
+		fh_out_bytes(k->esc, fh_escape_name(k->esc, name, len, true));
+	} else {
+		fh_out_bytes(name, len);
+	}
+	fh_out_str(": ");
+	fh_out_str(what);
+	fh_out_bytes("\n", 1);
+	fh_out_end_line();
+}
+
+static void line_done(struct checker *k, struct fh_job *job, struct item *it)
+{
+	const struct cli *c = k->c;
+	struct list *l = it->list;
+
+	l->formatted = true;
+	if (job->err == ENOENT && c->ignore_missing)
+		return;
+	if (job->err) {
+		l->unreadable++;
+		fh_report_input_error(job->path, job->err);
+		if (!c->status_only)
+			status_line(k, job->path, "FAILED open or read");
+		return;
+	}
+	fh_hex(k->hex, job->digest, job->outlen);
+	if (strncasecmp(k->hex, it->text, it->hexlen) != 0) {
+		l->mismatched++;
+		if (!c->status_only)
+			status_line(k, job->path, "FAILED");
+	} else {
+		l->matched = true;
+		if (!c->status_only && !c->quiet)
+			status_line(k, job->path, "OK");
+	}
+}
+
+/* The end of a list: GNU's summary, and whether the list passed. */
+static bool list_done(const struct cli *c, struct item *it)
+{
+	const struct list *n = it->list;
+	const char *q = fh_quotef(n->shown, strlen(n->shown));
+
+	fh_progress_clear();
+	if (it->err) {
+		if (it->err < 0)
+			fh_error(0, "%s: read error", q);
+		else
+			fh_error(it->err, "%s", q);
+		return false;
+	}
+	if (!n->formatted) {
+		fh_error(0, "%s: no properly formatted checksum lines found", q);
+		return false;
+	}
+	if (!c->status_only) {
+		if (n->misformatted)
+			fh_error(0, "WARNING: %" PRIuMAX " %s improperly formatted",
+				 n->misformatted,
+				 n->misformatted == 1 ? "line is" : "lines are");
+		if (n->unreadable)
+			fh_error(0, "WARNING: %" PRIuMAX " listed %s could not be read",
+				 n->unreadable, n->unreadable == 1 ? "file" : "files");
+		if (n->mismatched)
+			fh_error(0, "WARNING: %" PRIuMAX " computed %s did NOT match",
+				 n->mismatched,
+				 n->mismatched == 1 ? "checksum" : "checksums");
+		if (c->ignore_missing && !n->matched)
+			fh_error(0, "%s: no file was verified", q);
+	}
+	return n->matched && !n->mismatched && !n->unreadable &&
+	       (!c->strict || !n->misformatted);
+}
+
+static void done(void *ctx, struct fh_job *job)
+{
+	struct checker *k = ctx;
+	struct item *it = job->user;
+
+	switch (it->ev) {
+	case EV_LINE:
+		line_done(k, job, it);
+		break;
+	case EV_BAD_LINE:
+		it->list->misformatted++;
+		if (k->c->warn) {
+			const char *label = k->c->label;
+
+			fh_progress_clear();
+			fh_error(0, "%s: %" PRIuMAX ": improperly formatted %s%s"
+				    "checksum line",
+				 fh_quotef(it->list->shown, strlen(it->list->shown)),
+				 it->lineno, label ? label : "", label ? " " : "");
+		}
+		break;
+	case EV_OPEN_ERROR:
+		fh_report_input_error(it->text, it->err);
+		k->ok = false;
+		break;
+	case EV_END:
+		k->ok &= list_done(k->c, it);
+		free(it->list->shown);
+		free(it->list);
+		break;
+	}
+	free(it);
+}
+
+bool fh_check(const struct cli *c, struct operands *ops)
+{
+	struct checker *k = xmalloc(sizeof *k);
+	struct fh_engine_opts eo;
+	int err;
+
+	memset(k, 0, sizeof *k);
+	k->c = c;
+	k->ops = ops;
+	k->ok = true;
+	/* One parser for the run: GNU's reversed-form latch carries from
+	 * one list to the next. */
+	fh_list_parser_init(&k->parser, c->algo, c->any_sha3, c->check_outlen);
+	fh_engine_opts_for(c, &eo);
+	err = fh_engine_run(&eo, next, done, k);
+	if (err) {
+		fh_error(err, "%s", "cannot start");
+		exit(EXIT_FAILURE);
+	}
+	bool ok = k->ok;
+
+	free(k->line);
+	free(k->esc);
+	free(k);
+	return ok;
+}

@@ -1,0 +1,82 @@
+/* cli.h: what the parts of the command share: the parsed options, the
+ * output of whole lines, and diagnostics. */
+#ifndef FH_CLI_H
+#define FH_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fhsum.h"
+#include "kernel.h"
+
+struct cli {
+	/* The algorithm: given with -a (or by the program's name), else NULL
+	 * when checking (each line says) and SHA3-256 when generating. */
+	const struct fh_algo *algo;
+	bool any_sha3;          /* -a sha3 without -l */
+	const char *label;      /* the -a name as messages spell it, or NULL */
+	size_t outlen;          /* digest bytes when generating */
+	size_t check_outlen;    /* SHAKE digest bytes required when checking; 0: any */
+	int binary;             /* -1 unset, 0 -t, 1 -b or --tag */
+	bool text;              /* -t given */
+	bool tag, zero, check;
+	bool ignore_missing, quiet, status_only, strict, warn;
+	bool debug;
+	struct fh_kernel_set kernels;
+	/* The engine and the inputs (beyond GNU). */
+	unsigned threads;       /* -j; 0: one per online CPU */
+	bool no_mmap;
+	bool recursive;
+	const char *files_from; /* --files-from / --files0-from, or NULL */
+	int files_delim;        /* '\n' or '\0' */
+	int progress;           /* -1 --no-progress, 0 auto, 1 --progress */
+};
+
+/* The program's name in messages: the last component of argv[0]. */
+extern const char *fh_prog;
+
+/* Diagnostics on stderr, "PROG: " first, after flushing stdout so that the
+ * two streams keep their order. */
+void fh_error(int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Standard output, written in whole lines: fh_out_* append to the current
+ * line, fh_out_end_line closes it.  Lines leave the program whole, never
+ * split across two writes (except a single line larger than the buffer).
+ * A write error ends the program with "PROG: write error: ...", status 1. */
+void fh_out_init(void);
+void fh_out_bytes(const void *p, size_t n);
+void fh_out_str(const char *s);
+void fh_out_end_line(void);
+void fh_out_flush(void);
+
+struct operands;
+
+/* Generates lines for every name of OPS; returns true if all went well. */
+bool fh_generate(const struct cli *c, struct operands *ops);
+/* Checks every list named by OPS; returns true if every list passed. */
+bool fh_check(const struct cli *c, struct operands *ops);
+
+/* The engine's options for C, progress included. */
+struct fh_engine_opts;
+void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e);
+/* Sets JOB's kernels for its algorithm, from C's kernel set. */
+struct fh_job;
+void fh_job_kernels(const struct cli *c, struct fh_job *job);
+/* Reports the failure of PATH: "PROG: PATH: reason". */
+void fh_report_input_error(const char *path, int err);
+
+/* Progress on stderr (progress.c): starting it (MODE as cli.progress;
+ * true if it is on), whether it is on, the tick the engine calls, and
+ * erasing the line before other output. */
+struct fh_progress;
+bool fh_progress_start(int mode);
+bool fh_progress_enabled(void);
+void fh_progress_tick(void *ctx, const struct fh_progress *p);
+void fh_progress_clear(void);
+
+void fh_usage(int status) __attribute__((noreturn));
+void fh_version(void);
+
+#endif

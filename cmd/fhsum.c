@@ -1,0 +1,345 @@
+/* fhsum.c: the command's entry point: options, their checks and the run
+ * over operands.  Option names, checks and messages follow GNU md5sum 9.1
+ * (and cksum 9.8 for -a and -l); ../SPEC.md is the contract. */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "operands.h"
+#include "quote.h"
+
+enum {
+	OPT_IGNORE_MISSING = 256,
+	OPT_QUIET,
+	OPT_STATUS,
+	OPT_STRICT,
+	OPT_TAG,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_KERNEL,
+	OPT_LIST_KERNELS,
+	OPT_DEBUG,
+	OPT_NO_MMAP,
+	OPT_FILES_FROM,
+	OPT_FILES0_FROM,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+	OPT_BENCHMARK,
+};
+
+static const struct option longopts[] = {
+	{ "algorithm", required_argument, NULL, 'a' },
+	{ "binary", no_argument, NULL, 'b' },
+	{ "check", no_argument, NULL, 'c' },
+	{ "length", required_argument, NULL, 'l' },
+	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "status", no_argument, NULL, OPT_STATUS },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "tag", no_argument, NULL, OPT_TAG },
+	{ "text", no_argument, NULL, 't' },
+	{ "warn", no_argument, NULL, 'w' },
+	{ "zero", no_argument, NULL, 'z' },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
+	{ "recursive", no_argument, NULL, 'r' },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "files0-from", required_argument, NULL, OPT_FILES0_FROM },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "benchmark", no_argument, NULL, OPT_BENCHMARK },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The -a names: every algorithm's, and "sha3" (choose the size with -l). */
+static const char *const algo_args[] = {
+	"md5", "sha3", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+	"shake128", "shake256",
+};
+
+static void usage_error(const char *msg, const char *arg)
+{
+	if (msg)
+		fh_error(0, msg, arg);
+	fh_usage(EXIT_FAILURE);
+}
+
+/* -a NAME: sets the algorithm (or "sha3", sized later by -l). */
+static void set_algorithm(struct cli *c, const char *name)
+{
+	c->any_sha3 = strcasecmp(name, "sha3") == 0;
+	c->algo = c->any_sha3 ? NULL : fh_algo_by_name(name);
+	if (!c->algo && !c->any_sha3) {
+		fh_error(0, "invalid argument %s for %s", fh_quote(name),
+			 fh_quote("--algorithm"));
+		fputs("Valid arguments are:\n", stderr);
+		for (size_t i = 0; i < sizeof algo_args / sizeof *algo_args; i++)
+			fprintf(stderr, "  - %s\n", fh_quote(algo_args[i]));
+		usage_error(NULL, NULL);
+	}
+	c->label = c->any_sha3 ? "SHA3" : c->algo->tag;
+}
+
+/* Applies -l BITS (ARG as given) once the algorithm is known. */
+static void apply_length(struct cli *c, const char *arg)
+{
+	char *end;
+	unsigned long long bits;
+
+	errno = 0;
+	bits = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-') {
+		fh_error(0, "invalid length: %s", fh_quote(arg));
+		exit(EXIT_FAILURE);
+	}
+	if (!c->algo && !c->any_sha3) {
+		fh_error(0, "--length is only supported with --algorithm=sha3, "
+			    "sha3-224..512, shake128 or shake256");
+		usage_error(NULL, NULL);
+	}
+	if (c->algo && c->algo->id == FH_MD5) {
+		fh_error(0, "--length is not supported with --algorithm=md5");
+		usage_error(NULL, NULL);
+	}
+	if (c->any_sha3) {
+		const struct fh_algo *a = bits % 8 ? NULL : fh_algo_by_hexlen(bits / 4);
+
+		if (!a || a->id == FH_MD5) {
+			fh_error(0, "invalid length: %s", fh_quote(arg));
+			fh_error(0, "digest length for %s must be 224, 256, 384, or 512",
+				 fh_quote("SHA3"));
+			exit(EXIT_FAILURE);
+		}
+		c->algo = a;
+		c->any_sha3 = false;
+		c->outlen = a->digest_bytes;
+	} else if (c->algo->xof) {
+		if (bits == 0 || bits % 8 || bits > 8ull * FH_MAX_XOF_BYTES) {
+			fh_error(0, "invalid length: %s", fh_quote(arg));
+			fh_error(0, "digest length for %s must be a multiple of 8 "
+				    "from 8 to %u", fh_quote(c->algo->tag),
+				 8u * FH_MAX_XOF_BYTES);
+			exit(EXIT_FAILURE);
+		}
+		c->outlen = c->check_outlen = (size_t)(bits / 8);
+	} else if (bits != 8ull * c->algo->digest_bytes) {
+		fh_error(0, "invalid length: %s", fh_quote(arg));
+		fh_error(0, "digest length for %s must be %u", fh_quote(c->algo->tag),
+			 8u * c->algo->digest_bytes);
+		exit(EXIT_FAILURE);
+	}
+}
+
+/* -j N: a thread count from 1 to 1024. */
+static unsigned parse_threads(const char *arg)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || n < 1 || n > 1024) {
+		fh_error(0, "invalid number of threads: %s", fh_quote(arg));
+		usage_error(NULL, NULL);
+	}
+	return (unsigned)n;
+}
+
+/* The default algorithm of a program named md5sum, sha3-256sum... */
+static void default_from_name(struct cli *c)
+{
+	size_t n = strlen(fh_prog);
+	char name[16];
+
+	if (n < 4 || n - 3 >= sizeof name || strcmp(fh_prog + n - 3, "sum") != 0)
+		return;
+	memcpy(name, fh_prog, n - 3);
+	name[n - 3] = '\0';
+	const struct fh_algo *a = fh_algo_by_name(name);
+
+	if (a && !a->xof && strcmp(name, a->name) == 0) {
+		c->algo = a;
+		c->label = a->tag;
+	}
+}
+
+static void list_kernels(const struct cli *c)
+{
+	const struct fh_kernel *k;
+
+	printf("%-20s %-7s %5s  %-11s %s\n", "KERNEL", "FAMILY", "LANES", "CPU", "PICKED");
+	for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++)
+		printf("%-20s %-7s %5u  %-11s %s\n", k->name,
+		       k->family == FH_FAMILY_MD5 ? "md5" : "keccak", k->lanes,
+		       fh_kernel_usable(k) ? "usable" : "unsupported",
+		       c->kernels.by_family[k->family] == k ||
+				       c->kernels.multi[k->family] == k ? "*" : "");
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .binary = -1 };
+	const char *forced = getenv("FHSUM_KERNEL");
+	const char *length_arg = NULL;
+	bool list = false, bench = false, ok = true;
+	int opt;
+
+	setlocale(LC_ALL, "");
+	if (argc > 0 && argv[0][0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		fh_prog = slash ? slash + 1 : argv[0];
+		argv[0] = (char *)fh_prog; /* getopt's messages use it */
+	}
+	fh_out_init();
+	default_from_name(&c);
+
+	while ((opt = getopt_long(argc, argv, "a:bcj:l:rtwz", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a': set_algorithm(&c, optarg); break;
+		case 'b': c.binary = 1; break;
+		case 'c': c.check = true; break;
+		case 'l': length_arg = optarg; break;
+		case 't': c.binary = 0; c.text = true; break;
+		case 'z': c.zero = true; break;
+		case 'w': c.warn = true; c.status_only = c.quiet = false; break;
+		case OPT_QUIET: c.quiet = true; c.status_only = c.warn = false; break;
+		case OPT_STATUS: c.status_only = true; c.quiet = c.warn = false; break;
+		case OPT_STRICT: c.strict = true; break;
+		case OPT_IGNORE_MISSING: c.ignore_missing = true; break;
+		case OPT_TAG: c.tag = true; c.binary = 1; break;
+		case OPT_KERNEL: forced = optarg; break;
+		case OPT_LIST_KERNELS: list = true; break;
+		case OPT_DEBUG: c.debug = true; break;
+		case 'j': c.threads = parse_threads(optarg); break;
+		case OPT_NO_MMAP: c.no_mmap = true; break;
+		case 'r': c.recursive = true; break;
+		case OPT_FILES_FROM: c.files_from = optarg; c.files_delim = '\n'; break;
+		case OPT_FILES0_FROM: c.files_from = optarg; c.files_delim = '\0'; break;
+		case OPT_PROGRESS: c.progress = 1; break;
+		case OPT_NO_PROGRESS: c.progress = -1; break;
+		case OPT_BENCHMARK: bench = true; break;
+		case OPT_HELP: fh_usage(EXIT_SUCCESS);
+		case OPT_VERSION: fh_version(); return EXIT_SUCCESS;
+		default: usage_error(NULL, NULL);
+		}
+	}
+
+	/* The checks, in GNU's order and with its words. */
+	if (c.tag && c.text)
+		usage_error("--tag does not support --text mode", NULL);
+	if (c.zero && c.check)
+		usage_error("the --zero option is not supported when verifying checksums", NULL);
+	if (c.tag && c.check)
+		usage_error("the --tag option is meaningless when verifying checksums", NULL);
+	if (c.binary >= 0 && c.check)
+		usage_error("the --binary and --text options are meaningless when "
+			    "verifying checksums", NULL);
+	if (!c.check) {
+		const struct { bool set; const char *name; } only_check[] = {
+			{ c.ignore_missing, "--ignore-missing" },
+			{ c.status_only, "--status" },
+			{ c.warn, "--warn" },
+			{ c.quiet, "--quiet" },
+			{ c.strict, "--strict" },
+		};
+
+		for (size_t i = 0; i < sizeof only_check / sizeof *only_check; i++)
+			if (only_check[i].set)
+				usage_error("the %s option is meaningful only when "
+					    "verifying checksums", only_check[i].name);
+	}
+
+	if (c.algo)
+		c.outlen = c.algo->digest_bytes;
+	if (length_arg)
+		apply_length(&c, length_arg);
+	if (c.any_sha3 && !c.check && !list) {
+		fh_error(0, "--algorithm=sha3 requires specifying --length 224, 256, "
+			    "384, or 512");
+		return EXIT_FAILURE;
+	}
+	/* --benchmark measures the algorithm given, or all of them. */
+	const struct fh_algo *bench_algo = c.label ? c.algo : NULL;
+
+	if (!c.algo && !c.check) {
+		c.algo = fh_algo_get(FH_SHA3_256);
+		c.outlen = c.algo->digest_bytes;
+	}
+
+	const char *bad;
+	size_t badlen;
+	enum fh_select_status st = fh_kernel_select(&c.kernels, forced, &bad, &badlen);
+
+	if (st != FH_SELECT_OK) {
+		char name[64];
+
+		snprintf(name, sizeof name, "%.*s", (int)badlen, bad);
+		fh_error(0, st == FH_SELECT_UNKNOWN
+			 ? "unknown kernel %s (see --list-kernels)"
+			 : "kernel %s cannot run on this CPU (see --list-kernels)",
+			 fh_quote(name));
+		return EXIT_FAILURE;
+	}
+	if (list) {
+		list_kernels(&c);
+		return EXIT_SUCCESS;
+	}
+	if (bench)
+		return fh_benchmark(bench_algo);
+	if (c.debug)
+		for (size_t f = 0; f < FH_FAMILY_COUNT; f++) {
+			fprintf(stderr, "%s: kernel %s\n", fh_prog,
+				c.kernels.by_family[f]->name);
+			if (c.kernels.multi[f])
+				fprintf(stderr, "%s: multi-buffer kernel %s\n", fh_prog,
+					c.kernels.multi[f]->name);
+		}
+
+	struct operands ops = {
+		.argv = argv + optind,
+		.argc = argc - optind,
+		.delim = c.files_delim,
+		.recursive = c.recursive,
+	};
+
+	if (c.files_from) {
+		if (ops.argc) {
+			fh_error(0, "extra operand %s", fh_quote(ops.argv[0]));
+			fh_error(0, "file operands cannot be combined with %s",
+				 c.files_delim ? "--files-from" : "--files0-from");
+			usage_error(NULL, NULL);
+		}
+		bool from_stdin = strcmp(c.files_from, "-") == 0;
+
+		ops.from_name = from_stdin ? "standard input" : c.files_from;
+		ops.from = from_stdin ? stdin : fopen(c.files_from, "r");
+		if (!ops.from) {
+			fh_error(errno, "cannot open %s for reading",
+				 fh_quote(c.files_from));
+			return EXIT_FAILURE;
+		}
+	} else if (!ops.argc) {
+		static char *dash[] = { (char *)"-" };
+
+		ops.argv = dash;
+		ops.argc = 1;
+	}
+	ok = c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops);
+	fh_out_flush();
+	if (fclose(stdin) != 0 && errno != EBADF) {
+		fh_error(errno, "standard input");
+		return EXIT_FAILURE;
+	}
+	return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}

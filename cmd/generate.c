@@ -1,0 +1,138 @@
+/* generate.c: generating checksum lines: the operands go through the
+ * engine, and each comes back, in order, as a line or an error. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "checklist.h"
+#include "cli.h"
+#include "engine.h"
+#include "operands.h"
+#include "quote.h"
+
+struct gen {
+	const struct cli *c;
+	struct operands *ops;
+	bool ok;
+	char hex[2 * FH_MAX_XOF_BYTES + 1];
+	char *line;
+	size_t line_cap;
+};
+
+/* The error a walk or a names file met, carried in a marker job. */
+struct walk_error {
+	int err;
+	char path[];
+};
+
+void fh_report_input_error(const char *path, int err)
+{
+	fh_progress_clear();
+	if (err == FH_ESHRANK)
+		fh_error(0, "%s: file shrank while being read",
+			 fh_quotef(path, strlen(path)));
+	else
+		fh_error(err, "%s", fh_quotef(path, strlen(path)));
+}
+
+static bool next(void *ctx, struct fh_job *job)
+{
+	struct gen *g = ctx;
+	const char *path;
+	int err;
+
+	if (!fh_operands_next(g->ops, &path, &err))
+		return false;
+	if (err) {
+		size_t n = strlen(path) + 1;
+		struct walk_error *w = malloc(sizeof *w + n);
+
+		if (!w) {
+			fh_error(ENOMEM, "%s", fh_quotef(path, n - 1));
+			exit(EXIT_FAILURE);
+		}
+		w->err = err;
+		memcpy(w->path, path, n);
+		job->user = w;
+		return true;
+	}
+	job->path = path;
+	job->algo = g->c->algo;
+	fh_job_kernels(g->c, job);
+	job->outlen = g->c->outlen;
+	if (fh_progress_enabled()) {
+		struct stat st;
+
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			job->size_hint = (uint64_t)st.st_size;
+	}
+	return true;
+}
+
+static void done(void *ctx, struct fh_job *job)
+{
+	struct gen *g = ctx;
+	const struct cli *c = g->c;
+
+	if (!job->path) {
+		struct walk_error *w = job->user;
+
+		fh_report_input_error(w->path, w->err);
+		free(w);
+		g->ok = false;
+		return;
+	}
+	if (job->err) {
+		fh_report_input_error(job->path, job->err);
+		g->ok = false;
+		return;
+	}
+	size_t namelen = strlen(job->path);
+	size_t need = fh_format_size(2 * job->outlen, namelen);
+
+	if (need > g->line_cap) {
+		free(g->line);
+		g->line = malloc(need);
+		if (!g->line) {
+			fh_error(ENOMEM, "%s", fh_quotef(job->path, namelen));
+			exit(EXIT_FAILURE);
+		}
+		g->line_cap = need;
+	}
+	int flags = (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
+		    (c->zero ? FH_FMT_ZERO : 0);
+
+	fh_hex(g->hex, job->digest, job->outlen);
+	fh_progress_clear();
+	fh_out_bytes(g->line, fh_format_line(g->line, job->algo, g->hex,
+					     2 * job->outlen, job->path, namelen,
+					     flags));
+	fh_out_end_line();
+}
+
+bool fh_generate(const struct cli *c, struct operands *ops)
+{
+	struct gen *g = calloc(1, sizeof *g);
+	struct fh_engine_opts eo;
+	int err;
+
+	if (!g) {
+		fh_error(ENOMEM, "%s", "generate");
+		exit(EXIT_FAILURE);
+	}
+	g->c = c;
+	g->ops = ops;
+	g->ok = true;
+	fh_engine_opts_for(c, &eo);
+	err = fh_engine_run(&eo, next, done, g);
+	if (err) {
+		fh_error(err, "%s", "cannot start");
+		exit(EXIT_FAILURE);
+	}
+	bool ok = g->ok;
+
+	free(g->line);
+	free(g);
+	return ok;
+}

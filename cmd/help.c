@@ -1,0 +1,76 @@
+/* help.c: --help and --version.  The text agrees with man/fhsum.1. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+void fh_usage(int status)
+{
+	if (status != EXIT_SUCCESS) {
+		fh_out_flush();
+		fprintf(stderr, "Try '%s --help' for more information.\n", fh_prog);
+		exit(status);
+	}
+	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
+	fputs("\
+Print or check MD5, SHA-3 or SHAKE checksums.\n\
+\n\
+With no FILE, or when FILE is -, read standard input.\n\
+\n\
+  -a, --algorithm=NAME  md5, sha3 (size from -l), sha3-224, sha3-256,\n\
+                        sha3-384, sha3-512, shake128 or shake256;\n\
+                        the default is sha3-256 (md5 as md5sum, ...)\n\
+  -l, --length=BITS     digest length: for sha3, 224, 256, 384 or 512;\n\
+                        for shake128/shake256, a multiple of 8\n\
+                        (default 256 and 512)\n\
+  -b, --binary          read in binary mode\n\
+  -c, --check           read checksums from the FILEs and check them\n\
+      --tag             create a BSD-style checksum\n\
+  -t, --text            read in text mode (default)\n\
+  -z, --zero            end each output line with NUL, not newline,\n\
+                        and disable file name escaping\n\
+\n\
+The following five options are useful only when verifying checksums:\n\
+      --ignore-missing  don't fail or report status for missing files\n\
+      --quiet           don't print OK for each successfully verified file\n\
+      --status          don't output anything, status code shows success\n\
+      --strict          exit non-zero for improperly formatted checksum lines\n\
+  -w, --warn            warn about improperly formatted checksum lines\n\
+\n\
+Inputs and speed:\n\
+  -r, --recursive       hash the regular files under directory operands\n\
+      --files-from=F    read the names from F, one per line (F - is stdin)\n\
+      --files0-from=F   read the names from F, separated by NUL bytes\n\
+  -j, --threads=N       hash with N threads (default: one per online CPU)\n\
+      --no-mmap         read every file, map none\n\
+      --progress        show progress on a terminal's stderr from the start\n\
+      --no-progress     never show progress\n\
+\n\
+Kernels:\n\
+      --kernel=NAME[,NAME]  use these kernels (also FHSUM_KERNEL)\n\
+      --list-kernels    list the kernels and which this CPU runs\n\
+      --debug           name the chosen kernels on standard error\n\
+      --benchmark       measure every usable kernel of the algorithm (all\n\
+                        algorithms without -a) and print MB/s\n\
+\n\
+      --help            display this help and exit\n\
+      --version         output version information and exit\n\
+\n\
+The sums are computed as described in RFC 1321 (MD5) and FIPS 202\n\
+(SHA-3, SHAKE).  When checking, the input should be a former output of\n\
+this program, of md5sum or of sha3sum.  The default mode is to print a\n\
+line with: checksum, a space, a character indicating input mode ('*' for\n\
+binary, ' ' for text or where binary is insignificant), and name for each\n\
+FILE.\n\
+\n\
+There is no difference between binary mode and text mode on GNU systems.\n", stdout);
+	exit(status);
+}
+
+void fh_version(void)
+{
+	printf("fhsum %s\n", FHSUM_VERSION);
+	fputs("MD5 (RFC 1321), SHA-3 and SHAKE (FIPS 202) checksums.\n"
+	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
+	      stdout);
+}

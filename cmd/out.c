@@ -1,0 +1,133 @@
+/* out.c: standard output in whole lines, and diagnostics.
+ *
+ * GNU md5sum line-buffers stdout so each line is one write(2).  fhsum keeps
+ * lines whole too but batches them where that stays safe: on a pipe, whole
+ * lines are gathered up to PIPE_BUF bytes (writes that small are atomic, so
+ * another writer on the same pipe cannot split them); on a regular file up
+ * to 64 KiB; on a terminal each line goes out at once. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *fh_prog = "fhsum";
+
+static char *buf;
+static size_t cap = 1 << 16; /* allocated size */
+static size_t limit;         /* flush once whole lines reach this */
+static size_t used;          /* bytes of whole lines */
+static size_t line_start;    /* where the current, unfinished line began */
+
+static void write_error(int err)
+{
+	fprintf(stderr, "%s: write error: %s\n", fh_prog, strerror(err));
+	exit(EXIT_FAILURE);
+}
+
+void fh_out_init(void)
+{
+	struct stat st;
+
+	buf = malloc(cap);
+	if (!buf) {
+		fprintf(stderr, "%s: memory exhausted\n", fh_prog);
+		exit(EXIT_FAILURE);
+	}
+	limit = 0;
+	if (fstat(STDOUT_FILENO, &st) == 0) {
+		if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+			limit = PIPE_BUF;
+		else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+			limit = cap;
+	}
+	if (isatty(STDOUT_FILENO))
+		limit = 0;
+}
+
+static void write_out(const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(STDOUT_FILENO, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			write_error(errno);
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+void fh_out_bytes(const void *p, size_t n)
+{
+	if (used + n > cap) {
+		/* Send the whole lines ahead of the current one first. */
+		write_out(buf, line_start);
+		memmove(buf, buf + line_start, used - line_start);
+		used -= line_start;
+		line_start = 0;
+		while (used + n > cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				/* Cannot keep the line whole: send what we have. */
+				write_out(buf, used);
+				used = 0;
+				if (n > cap) {
+					write_out(p, n);
+					return;
+				}
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	memcpy(buf + used, p, n);
+	used += n;
+}
+
+void fh_out_str(const char *s)
+{
+	fh_out_bytes(s, strlen(s));
+}
+
+void fh_out_end_line(void)
+{
+	/* Keep every write within the batch limit: send the lines before
+	 * this one if this one would carry the batch past it. */
+	if (used > limit && line_start > 0)
+		fh_out_flush();
+	line_start = used;
+	if (used >= limit)
+		fh_out_flush();
+}
+
+void fh_out_flush(void)
+{
+	write_out(buf, line_start);
+	memmove(buf, buf + line_start, used - line_start);
+	used -= line_start;
+	line_start = 0;
+}
+
+void fh_error(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	fh_out_flush();
+	fprintf(stderr, "%s: ", fh_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+}

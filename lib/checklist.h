@@ -1,0 +1,80 @@
+/* checklist.h: GNU checksum lists: parsing the lines of `-c` lists and
+ * formatting generated lines.  Pure functions over bytes: no I/O, no
+ * allocation, thread-safe (the parser's state lives in the caller's
+ * struct fh_list_parser). */
+#ifndef FH_CHECKLIST_H
+#define FH_CHECKLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fhsum.h"
+
+/* What the lines of a list may be, from the command line. */
+struct fh_list_parser {
+	/* The algorithm given with -a (or by the program's name), or NULL to
+	 * take each line's from its tag or hex length. */
+	const struct fh_algo *algo;
+	/* -a sha3 without -l: any SHA3-224..512, from the tag or hex length. */
+	bool any_sha3;
+	/* -l for SHAKE: the required digest length in bytes; 0 = any. */
+	size_t outlen;
+	/* The list is standard input: a line naming "-" is then improper. */
+	bool list_is_stdin;
+	/* GNU's latch: -1 until the first untagged line, then 0 after a
+	 * two-space/'*' line, 1 after a reversed single-space line.  It holds
+	 * for all later lines of all lists of a run: initialise it once. */
+	int reversed;
+};
+
+enum fh_line_kind {
+	FH_LINE_SKIP, /* blank line or '#' comment */
+	FH_LINE_OK,
+	FH_LINE_BAD,  /* improperly formatted */
+};
+
+struct fh_list_line {
+	const struct fh_algo *algo; /* the line's algorithm */
+	const char *hex;            /* its hex digest (either case) */
+	size_t hexlen;              /* 2 * digest bytes */
+	const char *name;           /* the file name, unescaped */
+	size_t namelen;
+	bool binary;                /* '*' mode character */
+};
+
+/* Initialises P for a run. */
+void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
+			 bool any_sha3, size_t outlen);
+
+/* Parses one line of a list.  LINE holds LEN bytes with the '\n' already
+ * removed (a trailing '\r' is removed here); it is modified in place (names
+ * are unescaped into it) and OUT points into it.  Returns the line's kind. */
+enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
+				size_t len, struct fh_list_line *out);
+
+/* Converts HEXLEN hex digits (either case) to bytes; false if any is not a
+ * hex digit. */
+bool fh_unhex(uint8_t *out, const char *hex, size_t hexlen);
+
+enum {
+	FH_FMT_TAG = 1 << 0,    /* BSD form: TAG (NAME) = HEX */
+	FH_FMT_BINARY = 1 << 1, /* '*' mode character */
+	FH_FMT_ZERO = 1 << 2,   /* end with NUL, never escape */
+};
+
+/* Whether NAME needs GNU escaping (it holds '\', LF or CR). */
+bool fh_name_needs_escape(const char *name, size_t len);
+
+/* Writes NAME to OUT, escaped as GNU does when ESCAPE ('\' -> "\\", LF ->
+ * "\n", CR -> "\r"); returns the bytes written (at most 2 * LEN). */
+size_t fh_escape_name(char *out, const char *name, size_t len, bool escape);
+
+/* Formats one generated line into OUT: HEX (lower case, HEXLEN digits),
+ * NAME and the line end, with FLAGS (FH_FMT_*) and ALGO's tag.  OUT must
+ * hold fh_format_size(hexlen, len) bytes.  Returns the line's length. */
+size_t fh_format_line(char *out, const struct fh_algo *algo, const char *hex,
+		      size_t hexlen, const char *name, size_t len, int flags);
+size_t fh_format_size(size_t hexlen, size_t namelen);
+
+#endif

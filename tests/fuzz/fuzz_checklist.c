@@ -1,0 +1,190 @@
+/* fuzz_checklist.c: libFuzzer target for lib/checklist.c.
+ *
+ * The input is a checksum list: it is split into lines at '\n', as GNU's
+ * getline loop splits it, and every line is parsed under several option
+ * sets (no -a, -a md5, -a sha3-256, -a sha3, SHAKE with and without -l, the
+ * list on standard input) and from each state of the reversed-form latch.
+ * Each line lives in a buffer of exactly its length, so that
+ * AddressSanitizer sees any read past it.  For every line the target
+ * checks what the header promises: a skipped line is a comment or blank,
+ * the latch only ever leaves -1, the name and digest of an OK line lie
+ * inside the line, the digest is all hex and as long as its algorithm
+ * allows, the algorithm is one the options accept, the name holds no NUL
+ * and is not "-" from standard input; and that formatting the line again
+ * (tagged, and untagged when the name is not empty) and parsing the result
+ * gives back the same name, digest, mode and algorithm.
+ *
+ * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE
+ *        -Ilib lib/checklist.c lib/algo.c tests/fuzz/fuzz_checklist.c
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checklist.h"
+
+/* Not assert(): the checks must hold in any build of the target. */
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "%s:%d: check failed: %s\n",       \
+				__FILE__, __LINE__, #cond);                \
+			abort();                                           \
+		}                                                          \
+	} while (0)
+
+enum { NOALGO = -1 };
+
+static const struct {
+	int algo;
+	bool any_sha3;
+	size_t outlen;
+	bool is_stdin;
+} configs[] = {
+	{ NOALGO, false, 0, false },
+	{ NOALGO, false, 0, true },
+	{ FH_MD5, false, 0, false },
+	{ FH_MD5, false, 0, true },
+	{ FH_SHA3_256, false, 0, false },
+	{ NOALGO, true, 0, false },
+	{ FH_SHAKE128, false, 0, false },
+	{ FH_SHAKE256, false, 32, false },
+};
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool accepted(const struct fh_list_parser *p, const struct fh_algo *a)
+{
+	if (p->any_sha3)
+		return !a->xof && a->id != FH_MD5;
+	return !p->algo || a == p->algo;
+}
+
+/* Formats L with FLAGS and parses it back with a fresh parser that takes
+ * the algorithm from the line (SHAKE, which needs -a, from its length). */
+static void round_trip(const struct fh_list_line *l, int flags)
+{
+	size_t cap = fh_format_size(l->hexlen, l->namelen);
+	char *buf = malloc(cap);
+	struct fh_list_parser p;
+	struct fh_list_line back;
+	size_t n;
+
+	CHECK(buf);
+	n = fh_format_line(buf, l->algo, l->hex, l->hexlen, l->name,
+			   l->namelen, flags);
+	CHECK(n <= cap && n > 0 && buf[n - 1] == '\n');
+	CHECK((buf[0] == '\\') ==
+	      fh_name_needs_escape(l->name, l->namelen));
+	fh_list_parser_init(&p, l->algo->xof ? l->algo : NULL, false,
+			    l->algo->xof ? l->hexlen / 2 : 0);
+	CHECK(fh_list_parse(&p, buf, n - 1, &back) == FH_LINE_OK);
+	CHECK(back.algo == l->algo);
+	CHECK(back.namelen == l->namelen);
+	CHECK(memcmp(back.name, l->name, l->namelen) == 0);
+	CHECK(back.hexlen == l->hexlen);
+	for (size_t i = 0; i < l->hexlen; i++)
+		CHECK(back.hex[i] == lower(l->hex[i]));
+	CHECK(back.binary == ((flags & FH_FMT_BINARY) != 0));
+	free(buf);
+}
+
+static void check_ok(const struct fh_list_parser *p, const char *buf,
+		     size_t len, const struct fh_list_line *l)
+{
+	const struct fh_algo *a = l->algo;
+	uint8_t *bytes;
+
+	CHECK(a != NULL);
+	CHECK(accepted(p, a));
+	CHECK(l->name >= buf && l->name <= buf + len);
+	CHECK(l->namelen <= (size_t)(buf + len - l->name));
+	CHECK(l->hex >= buf && l->hex <= buf + len);
+	CHECK(l->hexlen <= (size_t)(buf + len - l->hex));
+	if (!a->xof)
+		CHECK(l->hexlen == 2 * (size_t)a->digest_bytes);
+	else if (p->outlen)
+		CHECK(l->hexlen == 2 * p->outlen);
+	else
+		CHECK(l->hexlen >= 2 && l->hexlen % 2 == 0 &&
+		      l->hexlen <= 2 * (size_t)FH_MAX_XOF_BYTES);
+	for (size_t i = 0; i < l->hexlen; i++)
+		CHECK(is_hex(l->hex[i]));
+	bytes = malloc(l->hexlen / 2 + 1);
+	CHECK(bytes);
+	CHECK(fh_unhex(bytes, l->hex, l->hexlen));
+	free(bytes);
+	CHECK(memchr(l->name, '\0', l->namelen) == NULL);
+	CHECK(!(p->list_is_stdin && l->namelen == 1 && l->name[0] == '-'));
+
+	round_trip(l, FH_FMT_TAG);
+	/* An empty untagged name reads back as the reversed form of " ". */
+	if (l->namelen > 0)
+		round_trip(l, l->binary ? FH_FMT_BINARY : 0);
+}
+
+static void run(const uint8_t *data, size_t size, size_t c, int latch)
+{
+	struct fh_list_parser p;
+	size_t start = 0;
+
+	fh_list_parser_init(&p, configs[c].algo == NOALGO
+					? NULL
+					: fh_algo_get(configs[c].algo),
+			    configs[c].any_sha3, configs[c].outlen);
+	p.list_is_stdin = configs[c].is_stdin;
+	p.reversed = latch;
+
+	/* getline's lines: a final line without '\n' counts, an empty tail
+	 * after the last '\n' does not. */
+	while (start < size) {
+		const uint8_t *nl = memchr(data + start, '\n', size - start);
+		size_t end = nl ? (size_t)(nl - data) : size;
+		size_t len = end - start;
+		char *buf = malloc(len ? len : 1);
+		struct fh_list_line l;
+		enum fh_line_kind kind;
+		int before = p.reversed;
+
+		CHECK(buf);
+		memcpy(buf, data + start, len);
+		kind = fh_list_parse(&p, buf, len, &l);
+		CHECK(p.reversed == before || before == -1);
+		CHECK(p.reversed >= -1 && p.reversed <= 1);
+		switch (kind) {
+		case FH_LINE_SKIP:
+			CHECK(len == 0 || data[start] == '#' ||
+			      (len == 1 && data[start] == '\r'));
+			CHECK(p.reversed == before);
+			break;
+		case FH_LINE_OK:
+			check_ok(&p, buf, len, &l);
+			break;
+		case FH_LINE_BAD:
+			break;
+		default:
+			CHECK(!"unknown kind");
+		}
+		free(buf);
+		start = end + 1;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++)
+		for (int latch = -1; latch <= 1; latch++)
+			run(data, size, c, latch);
+	return 0;
+}
