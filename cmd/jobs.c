@@ -1,0 +1,23 @@
+/* jobs.c: what the command tells the engine: its options, and the
+ * kernels of each job. */
+#include "cli.h"
+#include "engine.h"
+
+void fh_job_kernels(const struct cli *c, struct fh_job *job)
+{
+	enum fh_family f = job->algo->family;
+
+	job->kernel = c->kernels.by_family[f];
+	job->multi = c->kernels.multi[f];
+	job->multi_only = job->multi && c->kernels.forced[f];
+}
+
+void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e)
+{
+	e->threads = c->threads;
+	e->no_mmap = c->no_mmap;
+	e->lanes = false;
+	for (size_t f = 0; f < FH_FAMILY_COUNT; f++)
+		e->lanes |= c->kernels.multi[f] != NULL;
+	e->tick = fh_progress_start(c->progress) ? fh_progress_tick : NULL;
+}

@@ -1,0 +1,91 @@
+/* progress.c: the progress line on a terminal's stderr.  Once a run has
+ * lasted a second (at once with --progress), one self-overwriting line
+ * shows files and bytes done of the total known, the rate and the time
+ * left; it is erased before any other output and before exit.  Never drawn
+ * when stderr is not a terminal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine.h"
+
+static bool enabled, drawn;
+static double start, delay;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+bool fh_progress_enabled(void)
+{
+	return enabled;
+}
+
+void fh_progress_clear(void)
+{
+	if (drawn) {
+		fputs("\r\033[K", stderr);
+		drawn = false;
+	}
+}
+
+static void erase_at_exit(void)
+{
+	fh_progress_clear();
+}
+
+/* Writes N bytes as "12.3 MiB" into BUF. */
+static const char *human(char *buf, size_t size, double n)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+
+	while (n >= 1024 && u < 4) {
+		n /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", n, units[u]);
+	return buf;
+}
+
+void fh_progress_tick(void *ctx, const struct fh_progress *p)
+{
+	double t = now() - start;
+	char done[32], known[32], rate[32], eta[32] = "";
+
+	(void)ctx;
+	if (t < delay)
+		return;
+	double bps = t > 0 ? p->bytes_done / t : 0;
+
+	if (bps > 0 && p->bytes_known > p->bytes_done) {
+		unsigned long s = (unsigned long)((p->bytes_known - p->bytes_done) / bps);
+
+		snprintf(eta, sizeof eta, ", %lu:%02lu:%02lu left", s / 3600,
+			 s / 60 % 60, s % 60);
+	}
+	fh_out_flush();
+	fprintf(stderr, "\r\033[K%s: %llu/%llu files, %s/%s, %s/s%s", fh_prog,
+		(unsigned long long)p->files_done, (unsigned long long)p->files_known,
+		human(done, sizeof done, (double)p->bytes_done),
+		human(known, sizeof known, (double)p->bytes_known),
+		human(rate, sizeof rate, bps), eta);
+	drawn = true;
+}
+
+bool fh_progress_start(int mode)
+{
+	if (mode >= 0 && !enabled && isatty(STDERR_FILENO)) {
+		enabled = true;
+		start = now();
+		delay = mode > 0 ? 0 : 1.0;
+		atexit(erase_at_exit);
+	}
+	return enabled;
+}

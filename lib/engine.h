@@ -1,0 +1,72 @@
+/* engine.h: the parallel hashing engine.
+ *
+ * The caller produces jobs (inputs to hash, or markers that only keep their
+ * place in the sequence) one at a time on the calling thread; worker
+ * threads hash them; the caller receives every job back, in the order it
+ * produced them, on the calling thread.  Jobs pass through a window of
+ * bounded size, so memory does not grow with the number of inputs.
+ */
+#ifndef FH_ENGINE_H
+#define FH_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fhsum.h"
+
+/* Error codes beside errno values in fh_job.err. */
+enum {
+	FH_ESHRANK = -1, /* the file shrank while it was mapped */
+};
+
+struct fh_progress {
+	uint64_t files_done, files_known; /* inputs hashed, inputs produced */
+	uint64_t bytes_done, bytes_known; /* bytes hashed, sizes produced */
+};
+
+struct fh_engine_opts {
+	unsigned threads;      /* hashing threads; 0: one per online CPU */
+	bool no_mmap;          /* read every input, map none */
+	bool lanes;            /* some jobs have a multi-buffer kernel */
+	/* Called on the caller's thread about every 200 ms while the run
+	 * lasts (NULL: never), with what is done so far. */
+	void (*tick)(void *ctx, const struct fh_progress *progress);
+};
+
+struct fh_job {
+	/* Set by the producer.  PATH NULL makes a marker: it is not hashed,
+	 * only handed back in its place.  PATH "-" is standard input. */
+	const char *path;
+	const struct fh_algo *algo;
+	const struct fh_kernel *kernel;
+	/* A multi-buffer kernel of ALGO's family, or NULL: then the input may
+	 * share a worker's SIMD lanes with others.  MULTI_ONLY: always, even
+	 * a lone large input (the kernel was forced). */
+	const struct fh_kernel *multi;
+	bool multi_only;
+	size_t outlen;
+	void *user;             /* the caller's, handed back untouched */
+	uint64_t size_hint;     /* expected size, for progress (0: unknown) */
+	/* Set by the engine. */
+	int err;                /* 0, an errno value or FH_ESHRANK */
+	uint64_t size;          /* bytes hashed */
+	uint8_t *digest;        /* OUTLEN bytes when err is 0 */
+};
+
+/* Fills JOB with the next job and returns true, or returns false at the
+ * end.  JOB->path must stay valid only until the call returns (the engine
+ * copies it). */
+typedef bool fh_next_fn(void *ctx, struct fh_job *job);
+/* Receives each job, in production order; JOB is valid during the call. */
+typedef void fh_done_fn(void *ctx, struct fh_job *job);
+
+/* Runs the engine until NEXT returns false and every job was handed to
+ * DONE.  Returns 0, or an errno value when it could not start (memory). */
+int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
+		  fh_done_fn *done, void *ctx);
+
+/* The number of online CPUs (at least 1). */
+unsigned fh_online_cpus(void);
+
+#endif

@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# The parallel engine: output identical for every thread count, inputs of
+# every kind, file lists, recursion, a file that shrinks while hashed, and
+# progress only on a terminal.  Expected digests come from GNU md5sum.
+
+load helper
+
+setup() {
+	common_setup
+}
+
+# A tree of 3,000 inputs of mixed sizes (empty to 3 MiB, so both the read
+# and the mapped path run), some missing and some unreadable (directories:
+# the tests run as root, for whom mode bits do not stop a read).
+make_mixed() {
+	mkdir -p mixed
+	python3 - <<'PY'
+import os, random
+rnd = random.Random(7)
+names = []
+for i in range(3000):
+    name = "mixed/f%04d" % i
+    r = rnd.random()
+    if r < 0.02:
+        names.append("mixed/missing%04d" % i)
+        continue
+    if r < 0.03:
+        os.mkdir("mixed/dir%04d" % i)
+        names.append("mixed/dir%04d" % i)
+        continue
+    size = rnd.choice([0, 1, 55, 64, 1000, 4096, 70000, 300000]) if r < 0.995 else 3 << 20
+    with open(name, "wb") as f:
+        f.write(bytes(rnd.getrandbits(8) for _ in range(min(size, 4096))) * (size // 4096 + 1))
+        f.truncate(size)
+    names.append(name)
+with open("names", "w") as f:
+    f.write("\n".join(names) + "\n")
+PY
+}
+
+@test "engine: -j1, -j2 and -j64 print the same lines and errors as md5sum over 3000 mixed inputs" {
+	make_mixed
+	xargs -a names -d '\n' md5sum >ref.out 2>ref.err.raw && rc=0 || rc=$?
+	[ "$rc" = 123 ] || fail "xargs md5sum exit $rc"
+	normalise_err <ref.err.raw >ref.err
+	echo 1 >ref.rc
+	for j in 1 2 64; do
+		capture got fhsum -a md5 -j$j --files-from=names
+		compare_runs "-j$j" ref got
+	done
+}
+
+@test "engine: -c gives the same report for -j1, -j2 and -j64, in list order" {
+	make_mixed
+	xargs -a names -d '\n' md5sum >sums 2>/dev/null || true
+	# Damage some lines and add missing and unreadable entries.
+	sed -i '5s/^./0/; 700s/^./0/' sums
+	printf '%s  %s\n' d41d8cd98f00b204e9800998ecf8427e mixed/nosuch \
+		d41d8cd98f00b204e9800998ecf8427e mixed >>sums
+	capture ref md5sum -c sums
+	for j in 1 2 64; do
+		capture got fhsum -a md5 -j$j -c sums
+		compare_runs "-c -j$j" ref got
+	done
+}
+
+@test "engine: a FIFO, /dev/null, a /proc file and stdin from a pipe hash as md5sum does" {
+	mkfifo fifo
+	(printf 'through a fifo' >fifo &)
+	capture got fhsum -a md5 fifo /dev/null
+	(printf 'through a fifo' >fifo &)
+	capture ref md5sum fifo /dev/null
+	compare_runs "fifo /dev/null" ref got
+	# A /proc file reports size 0 but has content: it must be read.
+	capture got fhsum -a md5 /proc/self/limits
+	[ "$(cat got.rc)" = 0 ] || fail "rc $(cat got.rc)"
+	[ "$(cut -c1-32 got.out)" != d41d8cd98f00b204e9800998ecf8427e ] ||
+		fail "/proc/self/limits hashed as empty"
+	printf 'piped' | md5sum >ref.out
+	printf 'piped' | fhsum -a md5 >got.out
+	cmp ref.out got.out
+}
+
+@test "engine: stdin redirected from a big regular file is hashed from its offset" {
+	head -c 3000000 /dev/urandom >big
+	md5sum <big >ref.out
+	fhsum -a md5 <big >got.out
+	cmp ref.out got.out
+	# From an offset, as when a shell script read part of it first.
+	(head -c 1000 >/dev/null; md5sum) <big >ref.out
+	(dd bs=1000 count=1 of=/dev/null status=none; fhsum -a md5 -) <big >got.out
+	cmp ref.out got.out
+}
+
+@test "engine: '-' twice reads stdin once, in order" {
+	printf 'once' | md5sum - - >ref.out
+	printf 'once' | fhsum -a md5 -j4 - - >got.out
+	cmp ref.out got.out
+}
+
+@test "engine: --files0-from and --files-from read names from a file and from stdin" {
+	printf 'a' >a; printf 'b c' >'b c'; printf 'd' >"new
+line"
+	md5sum a 'b c' "new
+line" >ref.out
+	printf 'a\0b c\0new\nline\0' >list0
+	fhsum -a md5 --files0-from=list0 >got.out
+	cmp ref.out got.out
+	printf 'a\0b c\0new\nline\0' | fhsum -a md5 --files0-from=- >got.out
+	cmp ref.out got.out
+	md5sum a 'b c' >ref.out
+	printf 'a\nb c\n' | fhsum -a md5 --files-from=- >got.out
+	cmp ref.out got.out
+	capture got fhsum -a md5 --files-from=list0 extra
+	[ "$(cat got.rc)" = 1 ] && grep -q "extra operand 'extra'" got.err ||
+		fail "operand with --files-from: rc $(cat got.rc) $(cat got.err)"
+	capture got fhsum -a md5 --files-from=nosuch
+	[ "$(cat got.rc)" = 1 ] && grep -q "nosuch" got.err || fail "missing list accepted"
+}
+
+@test "engine: -r walks directories in byte-wise order per directory, not following links met in the walk" {
+	mkdir -p top/b top/a.d top/B
+	printf 1 >top/b/x; printf 2 >top/a.d/y; printf 3 >top/B/z; printf 4 >top/file
+	printf 5 >top/' sp'; ln -s file top/zlink; ln -s b top/zdirlink
+	mkfifo top/fifo
+	(cd top && md5sum ' sp' B/z a.d/y b/x file) | sed 's|  |  top/|' >ref.out
+	fhsum -a md5 -r top >got.out
+	diff -u ref.out got.out
+	# A link named on the command line is followed.
+	ln -s top toplink
+	fhsum -a md5 -r toplink | sed 's|toplink/|top/|' >got.out
+	diff -u ref.out got.out
+	# Without -r a directory is an error, as in md5sum.
+	capture got fhsum -a md5 top
+	grep -q "top: Is a directory" got.err && [ "$(cat got.rc)" = 1 ]
+}
+
+# wait_mapped FILE: waits (60 s at most) until some process maps FILE (the
+# command under test runs under a shell function, perhaps under qemu, so
+# its PID is not at hand).
+wait_mapped() {
+	local i path=$PWD/$1
+	for ((i = 0; i < 6000; i++)); do
+		grep -qsF -- " $path" /proc/[0-9]*/maps && return 0
+		sleep 0.01
+	done
+	fail "$1 was never mapped"
+}
+
+@test "engine: a file truncated while it is hashed fails with 'file shrank', the others still print" {
+	# A sparse file takes long enough to hash to be caught mid-way.
+	truncate -s 3G shrink
+	printf 'x' >before; printf 'y' >after
+	fhsum -a md5 -j1 before shrink after >got.out 2>got.err &
+	local pid=$!
+	wait_mapped shrink
+	truncate -s 1M shrink
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = 1 ] || fail "exit status $rc" "$(cat got.err)"
+	grep -qx "fhsum: shrink: file shrank while being read" got.err ||
+		fail "stderr: $(cat got.err)"
+	md5sum before after >ref.out
+	diff -u ref.out got.out
+}
+
+@test "engine: a listed file that shrinks while checked is FAILED open or read" {
+	truncate -s 3G shrink
+	printf '%s  shrink\n' 00000000000000000000000000000000 >sums
+	fhsum -a md5 -j1 -c sums >got.out 2>got.err &
+	local pid=$!
+	wait_mapped shrink
+	truncate -s 0 shrink
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = 1 ] || fail "exit status $rc"
+	grep -qx "shrink: FAILED open or read" got.out || fail "stdout: $(cat got.out)"
+	grep -q "file shrank while being read" got.err || fail "stderr: $(cat got.err)"
+}
+
+@test "engine: progress appears on a terminal and never in a pipe" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	truncate -s 1G sparse
+	script -qec "${FHSUM_WRAP[*]} $FHSUM --progress -a md5 sparse" /dev/null >tty.out
+	grep -q 'files' tty.out || fail "no progress on a terminal: $(cat -A tty.out)"
+	# Erased before exit: the digest line comes after an erase.
+	grep -q $'\033\\[K' tty.out || fail "progress line not erased"
+	fhsum --progress -a md5 sparse 2>err.out | cat >/dev/null
+	[ ! -s err.out ] || fail "progress on a pipe: $(cat -A err.out)"
+	script -qec "${FHSUM_WRAP[*]} $FHSUM --no-progress -a md5 sparse" /dev/null >tty.out
+	! grep -q 'files' tty.out || fail "--no-progress drew progress"
+}
