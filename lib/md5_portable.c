@@ -26,21 +26,10 @@ static const uint32_t md5_t[64] = {
 	0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
 };
 
-/* Per-round shift amounts s and message word order k, RFC 1321 §3.4. */
-static const uint8_t md5_s[4][4] = {
-	{ 7, 12, 17, 22 }, { 5, 9, 14, 20 }, { 4, 11, 16, 23 }, { 6, 10, 15, 21 },
-};
-
-static unsigned md5_word(unsigned i)
-{
-	if (i < 16)
-		return i;
-	if (i < 32)
-		return (5 * i + 1) % 16;
-	if (i < 48)
-		return (3 * i + 5) % 16;
-	return (7 * i) % 16;
-}
+/* One step of RFC 1321 §3.4: a = b + ((a + f(b,c,d) + X[k] + T[i]) <<< s).
+ * The 64 steps below are the RFC's own table, [abcd k s i] with i from 1. */
+#define FH_MD5_STEP(f, a, b, c, d, k, s, i) \
+	(a) = (b) + fh_rol32((a) + f((b), (c), (d)) + x[k] + md5_t[(i) - 1], (s))
 
 static void md5_block(uint32_t state[4], const uint8_t *block)
 {
@@ -50,24 +39,75 @@ static void md5_block(uint32_t state[4], const uint8_t *block)
 	for (unsigned i = 0; i < 16; i++)
 		x[i] = fh_load32le(block + 4 * i);
 
-	for (unsigned i = 0; i < 64; i++) {
-		uint32_t f;
+	/* Round 1. */
+	FH_MD5_STEP(FH_MD5_F, a, b, c, d, 0, 7, 1);
+	FH_MD5_STEP(FH_MD5_F, d, a, b, c, 1, 12, 2);
+	FH_MD5_STEP(FH_MD5_F, c, d, a, b, 2, 17, 3);
+	FH_MD5_STEP(FH_MD5_F, b, c, d, a, 3, 22, 4);
+	FH_MD5_STEP(FH_MD5_F, a, b, c, d, 4, 7, 5);
+	FH_MD5_STEP(FH_MD5_F, d, a, b, c, 5, 12, 6);
+	FH_MD5_STEP(FH_MD5_F, c, d, a, b, 6, 17, 7);
+	FH_MD5_STEP(FH_MD5_F, b, c, d, a, 7, 22, 8);
+	FH_MD5_STEP(FH_MD5_F, a, b, c, d, 8, 7, 9);
+	FH_MD5_STEP(FH_MD5_F, d, a, b, c, 9, 12, 10);
+	FH_MD5_STEP(FH_MD5_F, c, d, a, b, 10, 17, 11);
+	FH_MD5_STEP(FH_MD5_F, b, c, d, a, 11, 22, 12);
+	FH_MD5_STEP(FH_MD5_F, a, b, c, d, 12, 7, 13);
+	FH_MD5_STEP(FH_MD5_F, d, a, b, c, 13, 12, 14);
+	FH_MD5_STEP(FH_MD5_F, c, d, a, b, 14, 17, 15);
+	FH_MD5_STEP(FH_MD5_F, b, c, d, a, 15, 22, 16);
+	/* Round 2. */
+	FH_MD5_STEP(FH_MD5_G, a, b, c, d, 1, 5, 17);
+	FH_MD5_STEP(FH_MD5_G, d, a, b, c, 6, 9, 18);
+	FH_MD5_STEP(FH_MD5_G, c, d, a, b, 11, 14, 19);
+	FH_MD5_STEP(FH_MD5_G, b, c, d, a, 0, 20, 20);
+	FH_MD5_STEP(FH_MD5_G, a, b, c, d, 5, 5, 21);
+	FH_MD5_STEP(FH_MD5_G, d, a, b, c, 10, 9, 22);
+	FH_MD5_STEP(FH_MD5_G, c, d, a, b, 15, 14, 23);
+	FH_MD5_STEP(FH_MD5_G, b, c, d, a, 4, 20, 24);
+	FH_MD5_STEP(FH_MD5_G, a, b, c, d, 9, 5, 25);
+	FH_MD5_STEP(FH_MD5_G, d, a, b, c, 14, 9, 26);
+	FH_MD5_STEP(FH_MD5_G, c, d, a, b, 3, 14, 27);
+	FH_MD5_STEP(FH_MD5_G, b, c, d, a, 8, 20, 28);
+	FH_MD5_STEP(FH_MD5_G, a, b, c, d, 13, 5, 29);
+	FH_MD5_STEP(FH_MD5_G, d, a, b, c, 2, 9, 30);
+	FH_MD5_STEP(FH_MD5_G, c, d, a, b, 7, 14, 31);
+	FH_MD5_STEP(FH_MD5_G, b, c, d, a, 12, 20, 32);
+	/* Round 3. */
+	FH_MD5_STEP(FH_MD5_H, a, b, c, d, 5, 4, 33);
+	FH_MD5_STEP(FH_MD5_H, d, a, b, c, 8, 11, 34);
+	FH_MD5_STEP(FH_MD5_H, c, d, a, b, 11, 16, 35);
+	FH_MD5_STEP(FH_MD5_H, b, c, d, a, 14, 23, 36);
+	FH_MD5_STEP(FH_MD5_H, a, b, c, d, 1, 4, 37);
+	FH_MD5_STEP(FH_MD5_H, d, a, b, c, 4, 11, 38);
+	FH_MD5_STEP(FH_MD5_H, c, d, a, b, 7, 16, 39);
+	FH_MD5_STEP(FH_MD5_H, b, c, d, a, 10, 23, 40);
+	FH_MD5_STEP(FH_MD5_H, a, b, c, d, 13, 4, 41);
+	FH_MD5_STEP(FH_MD5_H, d, a, b, c, 0, 11, 42);
+	FH_MD5_STEP(FH_MD5_H, c, d, a, b, 3, 16, 43);
+	FH_MD5_STEP(FH_MD5_H, b, c, d, a, 6, 23, 44);
+	FH_MD5_STEP(FH_MD5_H, a, b, c, d, 9, 4, 45);
+	FH_MD5_STEP(FH_MD5_H, d, a, b, c, 12, 11, 46);
+	FH_MD5_STEP(FH_MD5_H, c, d, a, b, 15, 16, 47);
+	FH_MD5_STEP(FH_MD5_H, b, c, d, a, 2, 23, 48);
+	/* Round 4. */
+	FH_MD5_STEP(FH_MD5_I, a, b, c, d, 0, 6, 49);
+	FH_MD5_STEP(FH_MD5_I, d, a, b, c, 7, 10, 50);
+	FH_MD5_STEP(FH_MD5_I, c, d, a, b, 14, 15, 51);
+	FH_MD5_STEP(FH_MD5_I, b, c, d, a, 5, 21, 52);
+	FH_MD5_STEP(FH_MD5_I, a, b, c, d, 12, 6, 53);
+	FH_MD5_STEP(FH_MD5_I, d, a, b, c, 3, 10, 54);
+	FH_MD5_STEP(FH_MD5_I, c, d, a, b, 10, 15, 55);
+	FH_MD5_STEP(FH_MD5_I, b, c, d, a, 1, 21, 56);
+	FH_MD5_STEP(FH_MD5_I, a, b, c, d, 8, 6, 57);
+	FH_MD5_STEP(FH_MD5_I, d, a, b, c, 15, 10, 58);
+	FH_MD5_STEP(FH_MD5_I, c, d, a, b, 6, 15, 59);
+	FH_MD5_STEP(FH_MD5_I, b, c, d, a, 13, 21, 60);
+	FH_MD5_STEP(FH_MD5_I, a, b, c, d, 4, 6, 61);
+	FH_MD5_STEP(FH_MD5_I, d, a, b, c, 11, 10, 62);
+	FH_MD5_STEP(FH_MD5_I, c, d, a, b, 2, 15, 63);
+	FH_MD5_STEP(FH_MD5_I, b, c, d, a, 9, 21, 64);
 
-		switch (i / 16) {
-		case 0: f = FH_MD5_F(b, c, d); break;
-		case 1: f = FH_MD5_G(b, c, d); break;
-		case 2: f = FH_MD5_H(b, c, d); break;
-		default: f = FH_MD5_I(b, c, d); break;
-		}
-		/* a = b + ((a + f + X[k] + T[i]) <<< s), then rotate the
-		 * roles of a, b, c, d. */
-		uint32_t t = b + fh_rol32(a + f + x[md5_word(i)] + md5_t[i],
-					  md5_s[i / 16][i % 4]);
-		a = d;
-		d = c;
-		c = b;
-		b = t;
-	}
 	state[0] += a;
 	state[1] += b;
 	state[2] += c;

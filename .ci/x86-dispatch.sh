@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# x86-64 kernel dispatch under qemu-user, on an already built native build
+# directory (meson setup DIR; ninja -C DIR):
+#
+#   .ci/x86-dispatch.sh DIR          all checks
+#   .ci/x86-dispatch.sh --quick DIR  without the unit suite under qemu
+#
+# For each emulated CPU, qemu 7.2's `-cpu max` (AVX2, BMI1/2, no AVX-512),
+# `-cpu max,-bmi1,-bmi2` (AVX2 alone) and `-cpu qemu64` (none of them):
+#   1. the kernels --list-kernels calls usable, against what that CPU has
+#      (pinned, so a probe that loses a feature fails here instead of
+#      quietly turning kernel tests into skips);
+#   2. the kernels fhsum picks by default: --debug's "fhsum: kernel NAME"
+#      lines, one per family;
+#   3. every kernel forced with FHSUM_KERNEL: the portable kernel's digests
+#      where the CPU runs it, else exit 1 with a message (never SIGILL);
+#   4. the unit suite with qemu as the wrapper (meson test --suite unit).
+# Exit status 1 if anything failed; every failure is printed as FAIL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+
+quick=0
+if [ "${1-}" = --quick ]; then quick=1; shift; fi
+build=${1:?usage: .ci/x86-dispatch.sh [--quick] BUILD-DIR}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+fhsum=$build/cmd/fhsum
+[ -x "$fhsum" ] || { echo "x86-dispatch.sh: $fhsum not built" >&2; exit 1; }
+command -v qemu-x86_64 >/dev/null ||
+	{ echo "x86-dispatch.sh: qemu-x86_64 missing (apt-get install qemu-user)" >&2; exit 1; }
+
+cpus=(max max,-bmi1,-bmi2 qemu64)
+declare -A pick=(
+	[max]="md5-bmi keccak-bmi2"
+	[max,-bmi1,-bmi2]="md5-portable keccak-avx2"
+	[qemu64]="md5-portable keccak-portable")
+# The x86 kernels each CPU must and must not run (qemu 7.2 has no AVX-512).
+declare -A usable=(
+	[max]="md5-bmi keccak-bmi2 keccak-avx2"
+	[max,-bmi1,-bmi2]="keccak-avx2"
+	[qemu64]="")
+x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# 100003 bytes: many blocks at every rate plus a partial one.
+head -c 100003 /dev/urandom >"$tmp/in"
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+algos=(md5 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256)
+for a in "${algos[@]}"; do
+	FHSUM_KERNEL=md5-portable,keccak-portable "$fhsum" -a "$a" "$tmp/in" \
+		>"$tmp/want.$a"
+done
+
+for cpu in "${cpus[@]}"; do
+	q=(qemu-x86_64 -cpu "$cpu")
+	echo "== qemu-x86_64 -cpu $cpu"
+
+	list=$("${q[@]}" "$fhsum" --list-kernels)
+	for k in $x86_kernels; do
+		want=unsupported
+		case " ${usable[$cpu]} " in *" $k "*) want=usable ;; esac
+		got=$(awk -v k="$k" '$1 == k { print $4 }' <<<"$list")
+		[ "$got" = "$want" ] ||
+			fail "-cpu $cpu: --list-kernels says $k is '${got:-absent}', want $want"
+	done
+
+	picked=$("${q[@]}" "$fhsum" --debug -a md5 "$tmp/in" 2>&1 >/dev/null |
+		sed -n 's/^fhsum: kernel //p' | tr '\n' ' ')
+	[ "$picked" = "${pick[$cpu]} " ] ||
+		fail "-cpu $cpu: picked '$picked', want '${pick[$cpu]} '"
+	echo "picked: $picked"
+
+	for k in $x86_kernels; do
+		case $k in md5-*) as=(md5) ;; *) as=(sha3-256 sha3-512 shake128) ;; esac
+		for a in "${as[@]}"; do
+			rc=0
+			FHSUM_KERNEL=$k "${q[@]}" "$fhsum" -a "$a" "$tmp/in" \
+				>"$tmp/got" 2>"$tmp/err" || rc=$?
+			case " ${usable[$cpu]} " in
+			*" $k "*)
+				[ $rc -eq 0 ] && cmp -s "$tmp/got" "$tmp/want.$a" ||
+					fail "-cpu $cpu: $k $a: exit $rc or wrong digest"
+				;;
+			*)
+				[ $rc -eq 1 ] && [ -s "$tmp/err" ] ||
+					fail "-cpu $cpu: forced $k it cannot run: exit $rc, want 1 and a message"
+				;;
+			esac
+		done
+	done
+
+	if [ $quick -eq 0 ]; then
+		meson test -C "$build" --suite unit --no-rebuild \
+			--wrapper "qemu-x86_64 -cpu $cpu" --timeout-multiplier 4 \
+			>"$tmp/log" 2>&1 || {
+			tail -n 30 "$tmp/log"
+			fail "-cpu $cpu: unit suite under qemu"
+		}
+		grep -E '^(Ok|Fail|Skipped):' "$tmp/log" | tr '\n' ' '
+		echo
+	fi
+done
+
+if [ $fails -ne 0 ]; then
+	echo "x86-dispatch: $fails failed"
+	exit 1
+fi
+echo "x86-dispatch: all passed"
