@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# AArch64 checks under qemu-user, on an already built cross build directory
+# (meson setup --cross-file tests/cross/aarch64-linux-gnu.ini DIR; ninja -C DIR):
+#
+#   .ci/aarch64.sh DIR
+#
+# Once per emulated CPU, QEMU_CPU=max (has the SHA3 extension) and
+# QEMU_CPU=cortex-a53 (has not):
+#   1. the unit and CLI suites (meson test, log meson-logs/qemu-CPU.json);
+#   2. the kernels fhsum picks by default (--debug), against what that CPU
+#      should get: qemu's MIDR_EL1 is not Apple's, so never keccak-sha3ce;
+#   3. every kernel forced: `test_kernels NAME` passes where the CPU runs the
+#      kernel and exits 77 where it does not; fhsum with FHSUM_KERNEL=NAME
+#      prints the portable kernel's digests, or, where the CPU lacks the
+#      kernel, fails with exit 1 and a message (not SIGILL);
+# Exit status 1 if anything failed; every failure is printed as FAIL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+
+build=${1:?usage: .ci/aarch64.sh BUILD-DIR}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+sysroot=/usr/aarch64-linux-gnu
+wrap=(qemu-aarch64 -L "$sysroot")
+fhsum=$build/cmd/fhsum
+test_kernels=$build/tests/unit/test_kernels
+for f in "$fhsum" "$test_kernels"; do
+	[ -x "$f" ] || { echo "aarch64.sh: $f not built" >&2; exit 1; }
+done
+
+cpus=(max cortex-a53)
+# What each CPU must pick by default, and which kernels it must and must
+# not run: pinned so that a probe that loses a feature fails here instead
+# of quietly turning tests into skips.
+declare -A pick_md5=([max]=md5-gpr [cortex-a53]=md5-gpr)
+declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
+declare -A must_run=([max]="md5-gpr keccak-gpr keccak-sha3ce"
+	[cortex-a53]="md5-gpr keccak-gpr")
+declare -A must_not_run=([max]="" [cortex-a53]="keccak-sha3ce")
+declare -A family_algos=([md5]="md5"
+	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256")
+
+failed=0
+fail() { printf 'FAIL %s\n' "$*"; failed=1; }
+ok() { printf 'ok   %s\n' "$*"; }
+step() { printf '\n=== %s (%ss)\n' "$*" "$SECONDS"; }
+in_words() { [[ " $2 " == *" $1 "* ]]; }
+
+# Inputs around the block sizes: MD5's 64 and every sponge rate (72 to 168).
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fh-aarch64.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+inputs=()
+for n in 0 1 55 56 63 64 65 71 72 73 103 104 105 135 136 137 143 144 145 \
+	167 168 169 1000 4096 100003; do
+	yes 'fhsum aarch64 ci' | head -c "$n" >"$tmp/in$n" || true
+	inputs+=("$tmp/in$n")
+done
+
+fh() { "${wrap[@]}" "$fhsum" "$@"; }
+
+for cpu in "${cpus[@]}"; do
+	export QEMU_CPU=$cpu
+	unset FHSUM_KERNEL
+
+	step "QEMU_CPU=$cpu: unit and CLI suites"
+	# The CLI suites run the binary through the cross file's cli_wrapper;
+	# FHSUM_QUICK trims their option tables for emulation's sake.  Each
+	# CPU's results go to their own log, meson-logs/qemu-CPU.json.
+	if FHSUM_QUICK=1 meson test -C "$build" --print-errorlogs \
+		--timeout-multiplier 4 --logbase "qemu-$cpu"; then
+		ok "unit and CLI suites"
+	else
+		fail "unit or CLI suite on $cpu"
+	fi
+
+	step "QEMU_CPU=$cpu: default kernels"
+	picked=$(fh --debug -a md5 /dev/null 2>&1 >/dev/null |
+		sed -n 's/^[^:]*: kernel //p' | sort | tr '\n' ' ')
+	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" |
+		sort | tr '\n' ' ')
+	if [ "$picked" = "$want" ]; then
+		ok "picked: $picked"
+	else
+		fail "$cpu picked '$picked', expected '$want'"
+	fi
+
+	step "QEMU_CPU=$cpu: every kernel forced"
+	# NAME FAMILY usable|unsupported, from the command's own listing.
+	listing=$(fh --list-kernels | awk 'NR > 1 { print $1, $2, $4 }')
+	[ -n "$listing" ] || fail "$cpu: --list-kernels listed nothing"
+	for k in ${must_run[$cpu]} ${must_not_run[$cpu]}; do
+		grep -q "^$k " <<<"$listing" || fail "$cpu: kernel $k not built"
+	done
+	declare -A ref=()
+	for fam in "${!family_algos[@]}"; do
+		for algo in ${family_algos[$fam]}; do
+			ref[$algo]=$(FHSUM_KERNEL=$fam-portable fh -a "$algo" "${inputs[@]}")
+		done
+	done
+	if command -v md5sum >/dev/null &&
+		[ "${ref[md5]}" != "$(md5sum "${inputs[@]}")" ]; then
+		fail "$cpu: md5-portable under qemu disagrees with GNU md5sum"
+	fi
+	while read -r name fam usable; do
+		if in_words "$name" "${must_run[$cpu]}" && [ "$usable" != usable ]; then
+			fail "$cpu: $name should be usable, --list-kernels says $usable"
+		fi
+		if in_words "$name" "${must_not_run[$cpu]}" && [ "$usable" = usable ]; then
+			fail "$cpu: $name should not be usable, --list-kernels says usable"
+		fi
+
+		rc=0
+		"${wrap[@]}" "$test_kernels" "$name" >"$tmp/tk.log" 2>&1 || rc=$?
+		want_rc=0
+		[ "$usable" = usable ] || want_rc=77
+		if [ "$rc" = "$want_rc" ]; then
+			ok "test_kernels $name: exit $rc"
+		else
+			fail "$cpu: test_kernels $name exited $rc, expected $want_rc"
+			tail -n 20 "$tmp/tk.log"
+		fi
+
+		for algo in ${family_algos[$fam]}; do
+			rc=0
+			FHSUM_KERNEL=$name fh -a "$algo" "${inputs[@]}" \
+				>"$tmp/out" 2>"$tmp/err" || rc=$?
+			if [ "$usable" = usable ]; then
+				if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "${ref[$algo]}" ]; then
+					ok "FHSUM_KERNEL=$name -a $algo: same digests as $fam-portable"
+				else
+					fail "$cpu: FHSUM_KERNEL=$name -a $algo: exit $rc or digests differ from $fam-portable"
+				fi
+			elif [ "$rc" = 1 ] && grep -q "cannot run on this CPU" "$tmp/err" &&
+				[ ! -s "$tmp/out" ]; then
+				ok "FHSUM_KERNEL=$name -a $algo: refused: $(cat "$tmp/err")"
+			else
+				fail "$cpu: FHSUM_KERNEL=$name -a $algo on a CPU without it: exit $rc (want 1 and a message): $(cat "$tmp/err")"
+			fi
+		done
+	done <<<"$listing"
+	unset ref
+
+done
+
+step "AArch64: $([ "$failed" = 0 ] && echo 'all passed' || echo FAILED)"
+exit "$failed"
