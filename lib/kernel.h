@@ -9,6 +9,7 @@
 #ifndef FH_KERNEL_H
 #define FH_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,15 +41,37 @@ typedef void fh_keccak_absorb_fn(uint64_t state[25], const uint8_t *data,
 /* Keccak-f[1600] on STATE (FIPS 202 §3.3, 24 rounds). */
 typedef void fh_keccak_permute_fn(uint64_t state[25]);
 
+/* Multi-buffer kernels advance LANES independent hashes together, one per
+ * SIMD lane: for every lane i < lanes, the same as the single-stream
+ * function on STATES[i] and DATA[i] for NBLOCKS blocks.  Every lane is
+ * processed: a caller with fewer inputs points the spare lanes at any
+ * readable data of NBLOCKS blocks and a scratch state. */
+typedef void fh_md5_blocks_xn_fn(uint32_t (*states)[4],
+				 const uint8_t *const *data, size_t nblocks);
+typedef void fh_keccak_absorb_xn_fn(uint64_t (*states)[25],
+				    const uint8_t *const *data, size_t nblocks,
+				    size_t rate);
+
 struct fh_kernel {
 	const char *name;       /* "md5-portable", "keccak-avx512"... */
 	enum fh_family family;
 	unsigned lanes;         /* inputs hashed at once; 1 for single stream */
-	uint32_t features;      /* FH_CPU_* bits this kernel needs */
+	uint32_t features;      /* FH_CPU_* bits this kernel needs to run */
+	/* FH_CPU_* bits it also needs to be chosen by default: a kernel that
+	 * runs everywhere with `features` but pays only on some CPUs.  Forcing
+	 * it (--kernel, FHSUM_KERNEL) checks `features` alone.  0 for most. */
+	uint32_t prefer;
+	/* Single stream (lanes == 1). */
 	fh_md5_blocks_fn *md5_blocks;
 	fh_keccak_absorb_fn *keccak_absorb;
 	fh_keccak_permute_fn *keccak_permute;
+	/* Multi-buffer (lanes > 1). */
+	fh_md5_blocks_xn_fn *md5_blocks_xn;
+	fh_keccak_absorb_xn_fn *keccak_absorb_xn;
 };
+
+/* The most lanes any multi-buffer kernel has. */
+#define FH_MAX_LANES 16
 
 /* The portable kernels: plain C that follows the specifications. */
 extern const struct fh_kernel fh_md5_portable;
@@ -60,19 +83,27 @@ uint32_t fh_cpu_features(void);
  * fh_cpu_features() instead. */
 uint32_t fh_cpu_probe(void);
 
-/* Whether this CPU can run K. */
+/* Whether this CPU can run K: it has K's `features`. */
 int fh_kernel_usable(const struct fh_kernel *k);
-/* The best kernel of FAMILY this CPU runs; never NULL. */
+/* The first single-stream kernel of FAMILY's table that this CPU runs and
+ * whose `prefer` bits it also has; never NULL. */
 const struct fh_kernel *fh_kernel_best(enum fh_family family);
+/* The same among FAMILY's multi-buffer kernels; NULL when none fits. */
+const struct fh_kernel *fh_kernel_best_multi(enum fh_family family);
 /* The kernel named NAME, usable or not; NULL when there is none. */
 const struct fh_kernel *fh_kernel_by_name(const char *name);
 /* The I-th kernel of all families (best first within each family), or NULL
  * past the end: for listings and tests. */
 const struct fh_kernel *fh_kernel_at(size_t i);
 
-/* The kernels one run uses, one per family. */
+/* The kernels one run uses: per family, a single-stream kernel and
+ * perhaps a multi-buffer one.  When a kernel is forced, it alone does its
+ * family's work: forcing a single-stream kernel drops the multi-buffer
+ * one, and a forced multi-buffer kernel takes every input it can. */
 struct fh_kernel_set {
 	const struct fh_kernel *by_family[FH_FAMILY_COUNT];
+	const struct fh_kernel *multi[FH_FAMILY_COUNT];
+	bool forced[FH_FAMILY_COUNT];
 };
 
 enum fh_select_status {

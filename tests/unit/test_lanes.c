@@ -1,0 +1,188 @@
+/* test_lanes.c: the engine's multi-buffer lanes, driven through
+ * fh_engine_run with stand-in multi-buffer kernels (the portable kernels
+ * looped over the lanes), so the job manager itself is tested on any CPU:
+ * uneven lengths, empty and one-block files, refills, lanes of mixed
+ * algorithms, a lone large file handed to the single-stream kernel,
+ * errors, and order, for several thread counts.  Every digest is compared
+ * with a one-shot hash of the file's bytes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "kernel.h"
+
+#define LANES 4
+
+static void md5_x4(uint32_t (*states)[4], const uint8_t *const *data,
+		   size_t nblocks)
+{
+	for (unsigned i = 0; i < LANES; i++)
+		fh_md5_portable.md5_blocks(states[i], data[i], nblocks);
+}
+
+static void keccak_x4(uint64_t (*states)[25], const uint8_t *const *data,
+		      size_t nblocks, size_t rate)
+{
+	for (unsigned i = 0; i < LANES; i++)
+		fh_keccak_portable.keccak_absorb(states[i], data[i], nblocks, rate);
+}
+
+static const struct fh_kernel md5_lanes = {
+	.name = "md5-test-x4", .family = FH_FAMILY_MD5, .lanes = LANES,
+	.md5_blocks_xn = md5_x4,
+};
+static const struct fh_kernel keccak_lanes = {
+	.name = "keccak-test-x4", .family = FH_FAMILY_KECCAK, .lanes = LANES,
+	.keccak_absorb_xn = keccak_x4,
+};
+
+enum { NFILES = 160 };
+
+struct run {
+	char paths[NFILES + 2][64];
+	size_t sizes[NFILES + 2];
+	size_t next, seen, failed;
+	bool multi_only;
+	int mix; /* 0: all md5, 1: all sha3-256, 2: mixed algorithms */
+};
+
+static const struct fh_algo *algo_of(const struct run *r, size_t i)
+{
+	static const enum fh_algo_id mixed[] = { FH_MD5, FH_SHA3_256, FH_SHAKE128,
+						 FH_SHA3_512, FH_MD5 };
+
+	if (r->mix == 0)
+		return fh_algo_get(FH_MD5);
+	if (r->mix == 1)
+		return fh_algo_get(FH_SHA3_256);
+	return fh_algo_get(mixed[i % 5]);
+}
+
+static bool next(void *ctx, struct fh_job *job)
+{
+	struct run *r = ctx;
+	const struct fh_algo *a;
+
+	if (r->next == NFILES + 2)
+		return false;
+	a = algo_of(r, r->next);
+	job->path = r->paths[r->next];
+	job->algo = a;
+	job->kernel = fh_kernel_best(a->family);
+	job->multi = a->family == FH_FAMILY_MD5 ? &md5_lanes : &keccak_lanes;
+	job->multi_only = r->multi_only;
+	job->outlen = a->xof ? 40 : a->digest_bytes;
+	job->user = (void *)(uintptr_t)r->next;
+	r->next++;
+	return true;
+}
+
+static uint8_t *slurp(const char *path, size_t size)
+{
+	uint8_t *p = malloc(size ? size : 1);
+	FILE *f = fopen(path, "rb");
+
+	if (!p || !f || fread(p, 1, size, f) != size) {
+		fprintf(stderr, "cannot read back %s\n", path);
+		exit(1);
+	}
+	fclose(f);
+	return p;
+}
+
+static void done(void *ctx, struct fh_job *job)
+{
+	struct run *r = ctx;
+	size_t i = (size_t)(uintptr_t)job->user;
+	uint8_t want[64];
+
+	if (i != r->seen) {
+		fprintf(stderr, "FAIL job %zu handed back as number %zu\n", i, r->seen);
+		r->failed++;
+	}
+	r->seen++;
+	if (i >= NFILES) { /* the missing file and the directory */
+		int want_err = i == NFILES ? ENOENT : EISDIR;
+
+		if (job->err != want_err) {
+			fprintf(stderr, "FAIL %s: error %d, want %d\n", job->path,
+				job->err, want_err);
+			r->failed++;
+		}
+		return;
+	}
+	uint8_t *data = slurp(job->path, r->sizes[i]);
+
+	fh_hash(job->algo, data, r->sizes[i], want, job->outlen);
+	free(data);
+	if (job->err || job->size != r->sizes[i] ||
+	    memcmp(want, job->digest, job->outlen) != 0) {
+		fprintf(stderr, "FAIL %s (%s, %zu bytes, threads/mix/only): err %d, size %llu, digest %s\n",
+			job->path, job->algo->name, r->sizes[i], job->err,
+			(unsigned long long)job->size,
+			job->err ? "-" : "differs");
+		r->failed++;
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/fh-lanes.XXXXXX";
+	static struct run r;
+	uint64_t seed = 12345;
+	size_t runs = 0, failed = 0;
+
+	if (!mkdtemp(dir))
+		return 1;
+	for (size_t i = 0; i < NFILES; i++) {
+		/* Sizes around the block sizes, and a few over FH_MAP_MIN. */
+		static const size_t base[] = { 0, 1, 63, 64, 65, 135, 136, 137, 168,
+					       4096, 100000, 300000 };
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		size_t size = i % 40 == 39 ? (3u << 19) + (seed >> 50)
+			    : base[i % 12] + (i % 3 == 0 ? (seed >> 56) : 0);
+		uint8_t *buf = malloc(size ? size : 1);
+		FILE *f;
+
+		for (size_t j = 0; j < size; j++)
+			buf[j] = (uint8_t)(j * 131 + i);
+		snprintf(r.paths[i], sizeof r.paths[i], "%s/f%03zu", dir, i);
+		f = fopen(r.paths[i], "wb");
+		if (!f || fwrite(buf, 1, size, f) != size || fclose(f) != 0)
+			return 1;
+		free(buf);
+		r.sizes[i] = size;
+	}
+	snprintf(r.paths[NFILES], sizeof r.paths[0], "%s/missing", dir);
+	snprintf(r.paths[NFILES + 1], sizeof r.paths[0], "%s", dir);
+
+	for (unsigned threads = 1; threads <= 3; threads++)
+		for (int mix = 0; mix < 3; mix++)
+			for (int only = 0; only < 2; only++) {
+				struct fh_engine_opts o = { .threads = threads, .lanes = true };
+
+				r.next = r.seen = r.failed = 0;
+				r.mix = mix;
+				r.multi_only = only;
+				if (fh_engine_run(&o, next, done, &r) != 0 || r.seen != NFILES + 2) {
+					fprintf(stderr, "FAIL run: %zu jobs back\n", r.seen);
+					r.failed++;
+				}
+				if (r.failed)
+					fprintf(stderr, "  in run threads=%u mix=%d multi_only=%d\n",
+						threads, mix, only);
+				failed += r.failed;
+				runs++;
+			}
+	/* A lone large file: taken by the single-stream kernel, mapped. */
+	for (size_t i = 0; i < NFILES + 2; i++)
+		if (i < NFILES)
+			unlink(r.paths[i]);
+	rmdir(dir);
+	printf("lanes: %zu runs of %d jobs, %zu failures\n", runs, NFILES + 2, failed);
+	return failed ? 1 : 0;
+}
