@@ -253,10 +253,13 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 				e.progress.files_known++;
 				e.progress.bytes_known += t->job.size_hint;
 			}
+			/* A worker starts once two inputs wait: a run of one
+			 * input is hashed here, without a thread's start-up. */
 			if (t->state == SLOT_READY) {
+				skip_unclaimable(&e);
 				if (e.idle)
 					pthread_cond_signal(&e.work);
-				else if (started < workers &&
+				else if (started < workers && e.tail - e.claim >= 2 &&
 					 pthread_create(&tids[started], NULL, worker, &e) == 0)
 					started++;
 			}

@@ -100,7 +100,7 @@ bench() {
 		have openssl && add "openssl dgst -$algo" "cd '$dir' && xargs -a list openssl dgst -$algo"
 		have rhash && add "rhash --$algo" "cd '$dir' && xargs -a list rhash --$algo"
 		have b3sum && add "b3sum (BLAKE3)" "cd '$dir' && xargs -a list b3sum"
-		cat "$dir"/f* >/dev/null
+		(cd "$dir" && xargs -a list cat >/dev/null)
 		;;
 	sparse)
 		add "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"

@@ -171,3 +171,61 @@ setup() {
 @test "md5 -c [uppercase]: Digests are compared case-insensitively (upper-case hex is accepted)." {
 	check_case_md5 uppercase
 }
+
+# random_list SEED > list: 60 lines mixing every line form, good and broken,
+# from the fixture digests (the MD5 map) and names.
+random_list() {
+	awk -v seed="$1" -v mapfile="$BATS_FILE_TMPDIR/maps/md5.MD5" '
+	BEGIN {
+		srand(seed)
+		while ((getline l < mapfile) > 0) {
+			t = index(l, "\t"); k = substr(l, 1, t - 1); v = substr(l, t + 1)
+			map[k] = v
+		}
+		nk = split("a b empty big sp tab bs nl cr utf lead trail paren", keys, " ")
+		names["a"] = "a"; names["b"] = "b"; names["empty"] = "empty"; names["big"] = "big"
+		names["sp"] = "with space"; names["tab"] = "tab\there"; names["bs"] = "back\\slash"
+		names["nl"] = "new\\nline"; names["cr"] = "cr\\rx"; names["utf"] = "\303\274ber-\342\202\254"
+		names["lead"] = " lead"; names["trail"] = "trail "; names["paren"] = "x) = y"
+		esc["bs"] = 1; esc["nl"] = 1; esc["cr"] = 1
+		for (i = 0; i < 60; i++) {
+			k = keys[int(rand() * nk) + 1]
+			h = map[k]; n = names[k]
+			r = rand()
+			if (r < 0.1) h = map["bad"]
+			else if (r < 0.15) h = toupper(h)
+			else if (r < 0.2) h = substr(h, 2)
+			else if (r < 0.23) n = "nosuch"
+			else if (r < 0.26) n = "d"
+			pre = (k in esc) ? "\\" : ""
+			if (rand() < 0.05) pre = (pre == "" ? "\\" : "")
+			if (rand() < 0.1) pre = " " pre
+			f = rand()
+			if (f < 0.35) line = pre h "  " n
+			else if (f < 0.5) line = pre h " *" n
+			else if (f < 0.62) line = pre h " " n
+			else if (f < 0.68) line = pre h "\t" n
+			else if (f < 0.85) line = pre "MD5 (" n ") = " h
+			else if (f < 0.92) line = pre "MD5(" n ")= " h
+			else if (f < 0.94) line = "#" h "  " n
+			else if (f < 0.96) line = ""
+			else line = pre "md5 (" n ") = " h
+			if (rand() < 0.1) line = line "\r"
+			print line
+		}
+	}'
+}
+
+@test "md5 -c: 12 seeded random mixtures of line forms (good, broken, escaped, tagged, reversed, CRLF) as md5sum" {
+	local seed v bad=0
+	instantiate good md5 MD5 # builds the MD5 placeholder map
+	for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		random_list "$seed" >list
+		for v in "" "-w --strict" "--ignore-missing --quiet"; do
+			run_case_md5sum ref "$v"
+			run_case_cmd got "-a md5${v:+ }$v" fhsum
+			compare_runs "random list seed $seed: -c $v" ref got || bad=1
+		done
+	done
+	return $bad
+}
