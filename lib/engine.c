@@ -186,8 +186,10 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 {
 	unsigned threads = opts->threads ? opts->threads : fh_online_cpus();
 	/* One thread hashes on the caller's thread, unless lanes may be
-	 * used: they live in a worker. */
-	unsigned workers = threads > 1 || opts->lanes ? threads : 0, started = 0;
+	 * used (they live in a worker) or progress is drawn (by the caller's
+	 * thread, which must then stay free). */
+	unsigned workers = threads > 1 || opts->lanes || opts->tick ? threads : 0;
+	unsigned started = 0, min_waiting = opts->tick ? 1 : 2;
 	struct engine e = { .no_mmap = opts->no_mmap };
 	struct fh_reader r = { .no_mmap = opts->no_mmap };
 	pthread_t *tids = NULL;
@@ -254,12 +256,13 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 				e.progress.bytes_known += t->job.size_hint;
 			}
 			/* A worker starts once two inputs wait: a run of one
-			 * input is hashed here, without a thread's start-up. */
+			 * input is hashed here, without a thread's start-up
+			 * (unless progress needs this thread). */
 			if (t->state == SLOT_READY) {
 				skip_unclaimable(&e);
 				if (e.idle)
 					pthread_cond_signal(&e.work);
-				else if (started < workers && e.tail - e.claim >= 2 &&
+				else if (started < workers && e.tail - e.claim >= min_waiting &&
 					 pthread_create(&tids[started], NULL, worker, &e) == 0)
 					started++;
 			}

@@ -130,10 +130,12 @@ int fh_hash_input(struct fh_reader *r, const char *path,
 	if (fd < 0)
 		return errno;
 	fh_init_kernel(&ctx, algo, kernel);
-	if (!r->no_mmap && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= FH_MAP_MIN) {
 		off_t pos = is_stdin ? lseek(fd, 0, SEEK_CUR) : 0;
 
-		if (pos >= 0 && st.st_size - pos >= FH_MAP_MIN) {
+		if (r->no_mmap) {
+			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		} else if (pos >= 0 && st.st_size - pos >= FH_MAP_MIN) {
 			off_t start = pos;
 
 			err = hash_mapped(fd, &ctx, &pos, st.st_size);
@@ -147,8 +149,6 @@ int fh_hash_input(struct fh_reader *r, const char *path,
 				err = errno;
 			if (!err && fstat(fd, &st) == 0 && st.st_size < pos)
 				err = FH_ESHRANK;
-		} else {
-			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		}
 	}
 	if (!err)

@@ -114,9 +114,11 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return false; /* the single-stream path reports it */
+	/* Files to be mapped stay on the single-stream path, where a file
+	 * that shrinks is caught; a lone small file too, unless forced. */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (!job->multi_only && !waiting && !l->busy &&
-	     st.st_size >= FH_MAP_MIN)) {
+	    st.st_size >= FH_MAP_MIN ||
+	    (!job->multi_only && !waiting && !l->busy)) {
 		close(fd);
 		return false;
 	}

@@ -27,7 +27,8 @@ bool fh_lanes_busy(const struct fh_lanes *l);
 
 /* Starts JOB in a free lane; returns false (and leaves JOB untouched) when
  * it should be hashed on its own instead: not a regular file, cannot be
- * opened, or a large file with nothing else WAITING to share the lanes. */
+ * opened, large enough to be mapped, or alone (nothing else WAITING to
+ * share the lanes, and not forced onto them). */
 bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 		   bool waiting);
 
