@@ -336,6 +336,9 @@ int main(int argc, char **argv)
 		ops.argc = 1;
 	}
 	ok = c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops);
+	fh_operands_free(&ops);
+	if (ops.from && ops.from != stdin)
+		fclose(ops.from);
 	fh_out_flush();
 	if (fclose(stdin) != 0 && errno != EBADF) {
 		fh_error(errno, "standard input");

@@ -196,3 +196,13 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 	}
 	return true;
 }
+
+void fh_operands_free(struct operands *o)
+{
+	while (o->walk)
+		pop(o);
+	free(o->line);
+	free(o->path);
+	o->line = o->path = NULL;
+	o->line_cap = o->path_cap = 0;
+}

@@ -29,4 +29,7 @@ struct operands {
  * and the caller reports it); false at the end. */
 bool fh_operands_next(struct operands *o, const char **path, int *err);
 
+/* Frees what O holds (it stays usable as an empty stream). */
+void fh_operands_free(struct operands *o);
+
 #endif
