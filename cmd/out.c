@@ -3,8 +3,8 @@
  * GNU md5sum line-buffers stdout so each line is one write(2).  fhsum keeps
  * lines whole too but batches them where that stays safe: on a pipe, whole
  * lines are gathered up to PIPE_BUF bytes (writes that small are atomic, so
- * another writer on the same pipe cannot split them); on a regular file up
- * to 64 KiB; on a terminal each line goes out at once. */
+ * another writer on the same pipe cannot split them); on a terminal each
+ * line goes out at once; elsewhere (files, /dev/null) up to 64 KiB. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -43,7 +43,7 @@ void fh_out_init(void)
 	if (fstat(STDOUT_FILENO, &st) == 0) {
 		if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
 			limit = PIPE_BUF;
-		else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		else
 			limit = cap;
 	}
 	if (isatty(STDOUT_FILENO))
