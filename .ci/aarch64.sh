@@ -7,12 +7,16 @@
 # Once per emulated CPU, QEMU_CPU=max (has the SHA3 extension) and
 # QEMU_CPU=cortex-a53 (has not):
 #   1. the unit and CLI suites (meson test, log meson-logs/qemu-CPU.json);
-#   2. the kernels fhsum picks by default (--debug), against what that CPU
-#      should get: qemu's MIDR_EL1 is not Apple's, so never keccak-sha3ce;
+#   2. the kernels fhsum picks by default (--debug: the "kernel NAME" lines
+#      and the "multi-buffer kernel NAME" lines, and the PICKED column of
+#      --list-kernels), against what that CPU should get: qemu's MIDR_EL1 is
+#      not Apple's, so never keccak-sha3ce or keccak-sha3cex2;
 #   3. every kernel forced: `test_kernels NAME` passes where the CPU runs the
 #      kernel and exits 77 where it does not; fhsum with FHSUM_KERNEL=NAME
 #      prints the portable kernel's digests, or, where the CPU lacks the
-#      kernel, fails with exit 1 and a message (not SIGILL);
+#      kernel, fails with exit 1 and a message (not SIGILL); a forced
+#      multi-buffer kernel is the one --debug names and hashes every input,
+#      also with -j 2 (lanes refilled from several workers' inputs);
 # Exit status 1 if anything failed; every failure is printed as FAIL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,9 +38,13 @@ cpus=(max cortex-a53)
 # of quietly turning tests into skips.
 declare -A pick_md5=([max]=md5-gpr [cortex-a53]=md5-gpr)
 declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
-declare -A must_run=([max]="md5-gpr keccak-gpr keccak-sha3ce"
-	[cortex-a53]="md5-gpr keccak-gpr")
-declare -A must_not_run=([max]="" [cortex-a53]="keccak-sha3ce")
+declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
+declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
+declare -A must_run=(
+	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2"
+	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2")
+declare -A must_not_run=([max]=""
+	[cortex-a53]="keccak-sha3ce keccak-sha3cex2")
 declare -A family_algos=([md5]="md5"
 	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256")
 
@@ -74,8 +82,8 @@ for cpu in "${cpus[@]}"; do
 	fi
 
 	step "QEMU_CPU=$cpu: default kernels"
-	picked=$(fh --debug -a md5 /dev/null 2>&1 >/dev/null |
-		sed -n 's/^[^:]*: kernel //p' | sort | tr '\n' ' ')
+	debug=$(fh --debug -a md5 /dev/null 2>&1 >/dev/null)
+	picked=$(sed -n 's/^[^:]*: kernel //p' <<<"$debug" | sort | tr '\n' ' ')
 	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" |
 		sort | tr '\n' ' ')
 	if [ "$picked" = "$want" ]; then
@@ -83,10 +91,28 @@ for cpu in "${cpus[@]}"; do
 	else
 		fail "$cpu picked '$picked', expected '$want'"
 	fi
+	picked_multi=$(sed -n 's/^[^:]*: multi-buffer kernel //p' <<<"$debug" |
+		sort | tr '\n' ' ')
+	want_multi=$(printf '%s\n' "${pick_md5_multi[$cpu]}" \
+		"${pick_keccak_multi[$cpu]}" | sort | tr '\n' ' ')
+	if [ "$picked_multi" = "$want_multi" ]; then
+		ok "picked multi-buffer: $picked_multi"
+	else
+		fail "$cpu picked multi-buffer '$picked_multi', expected '$want_multi'"
+	fi
+	# --list-kernels marks the same kernels in its PICKED column.
+	starred=$(fh --list-kernels | awk 'NR > 1 && $5 == "*" { print $1 }' |
+		sort | tr '\n' ' ')
+	want_all=$(printf '%s\n' $want $want_multi | sort | tr '\n' ' ')
+	if [ "$starred" = "$want_all" ]; then
+		ok "--list-kernels PICKED: $starred"
+	else
+		fail "$cpu: --list-kernels PICKED '$starred', expected '$want_all'"
+	fi
 
 	step "QEMU_CPU=$cpu: every kernel forced"
-	# NAME FAMILY usable|unsupported, from the command's own listing.
-	listing=$(fh --list-kernels | awk 'NR > 1 { print $1, $2, $4 }')
+	# NAME FAMILY LANES usable|unsupported, from the command's own listing.
+	listing=$(fh --list-kernels | awk 'NR > 1 { print $1, $2, $3, $4 }')
 	[ -n "$listing" ] || fail "$cpu: --list-kernels listed nothing"
 	for k in ${must_run[$cpu]} ${must_not_run[$cpu]}; do
 		grep -q "^$k " <<<"$listing" || fail "$cpu: kernel $k not built"
@@ -101,7 +127,7 @@ for cpu in "${cpus[@]}"; do
 		[ "${ref[md5]}" != "$(md5sum "${inputs[@]}")" ]; then
 		fail "$cpu: md5-portable under qemu disagrees with GNU md5sum"
 	fi
-	while read -r name fam usable; do
+	while read -r name fam lanes usable; do
 		if in_words "$name" "${must_run[$cpu]}" && [ "$usable" != usable ]; then
 			fail "$cpu: $name should be usable, --list-kernels says $usable"
 		fi
@@ -120,6 +146,16 @@ for cpu in "${cpus[@]}"; do
 			tail -n 20 "$tmp/tk.log"
 		fi
 
+		if [ "$usable" = usable ] && [ "$lanes" -gt 1 ]; then
+			# The forced multi-buffer kernel is the one that runs.
+			if FHSUM_KERNEL=$name fh --debug -a "${family_algos[$fam]%% *}" \
+				/dev/null 2>&1 >/dev/null |
+				grep -qx "[^:]*: multi-buffer kernel $name"; then
+				ok "FHSUM_KERNEL=$name: --debug names it the multi-buffer kernel"
+			else
+				fail "$cpu: FHSUM_KERNEL=$name: --debug does not name it the multi-buffer kernel"
+			fi
+		fi
 		for algo in ${family_algos[$fam]}; do
 			rc=0
 			FHSUM_KERNEL=$name fh -a "$algo" "${inputs[@]}" \
@@ -129,6 +165,16 @@ for cpu in "${cpus[@]}"; do
 					ok "FHSUM_KERNEL=$name -a $algo: same digests as $fam-portable"
 				else
 					fail "$cpu: FHSUM_KERNEL=$name -a $algo: exit $rc or digests differ from $fam-portable"
+				fi
+				if [ "$lanes" -gt 1 ]; then
+					rc=0
+					FHSUM_KERNEL=$name fh -j 2 -a "$algo" "${inputs[@]}" \
+						>"$tmp/out" 2>"$tmp/err" || rc=$?
+					if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "${ref[$algo]}" ]; then
+						ok "FHSUM_KERNEL=$name -j 2 -a $algo: same digests as $fam-portable"
+					else
+						fail "$cpu: FHSUM_KERNEL=$name -j 2 -a $algo: exit $rc or digests differ from $fam-portable"
+					fi
 				fi
 			elif [ "$rc" = 1 ] && grep -q "cannot run on this CPU" "$tmp/err" &&
 				[ ! -s "$tmp/out" ]; then

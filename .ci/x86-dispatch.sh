@@ -11,9 +11,12 @@
 #      (pinned, so a probe that loses a feature fails here instead of
 #      quietly turning kernel tests into skips);
 #   2. the kernels fhsum picks by default: --debug's "fhsum: kernel NAME"
-#      lines, one per family;
+#      lines, one per family, and its "fhsum: multi-buffer kernel NAME"
+#      lines, one per family that has a multi-buffer kernel this CPU runs;
 #   3. every kernel forced with FHSUM_KERNEL: the portable kernel's digests
-#      where the CPU runs it, else exit 1 with a message (never SIGILL);
+#      where the CPU runs it, else exit 1 with a message (never SIGILL); on
+#      one long input and a dozen short ones, so that a multi-buffer kernel
+#      runs with lanes of unequal lengths and refills;
 #   4. the unit suite with qemu as the wrapper (meson test --suite unit).
 # Exit status 1 if anything failed; every failure is printed as FAIL.
 set -euo pipefail
@@ -34,23 +37,35 @@ declare -A pick=(
 	[max]="md5-bmi keccak-bmi2"
 	[max,-bmi1,-bmi2]="md5-portable keccak-avx2"
 	[qemu64]="md5-portable keccak-portable")
+# The multi-buffer kernels picked; none without AVX2.
+declare -A pick_multi=(
+	[max]="md5-avx2x8 keccak-avx2x4"
+	[max,-bmi1,-bmi2]="md5-avx2x8 keccak-avx2x4"
+	[qemu64]="")
 # The x86 kernels each CPU must and must not run (qemu 7.2 has no AVX-512).
 declare -A usable=(
-	[max]="md5-bmi keccak-bmi2 keccak-avx2"
-	[max,-bmi1,-bmi2]="keccak-avx2"
+	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 keccak-avx2x4"
+	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 keccak-avx2x4"
 	[qemu64]="")
-x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512"
+x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512
+	md5-avx2x8 md5-avx512x16 keccak-avx2x4 keccak-avx512x8"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# 100003 bytes: many blocks at every rate plus a partial one.
+# 100003 bytes: many blocks at every rate plus a partial one; then inputs
+# around the block sizes, for the multi-buffer kernels' lanes.
 head -c 100003 /dev/urandom >"$tmp/in"
+ins=("$tmp/in")
+for n in 0 1 63 64 65 71 72 135 136 137 168 1000 5000 20001; do
+	head -c $n "$tmp/in" >"$tmp/in.$n"
+	ins+=("$tmp/in.$n")
+done
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 algos=(md5 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256)
 for a in "${algos[@]}"; do
-	FHSUM_KERNEL=md5-portable,keccak-portable "$fhsum" -a "$a" "$tmp/in" \
+	FHSUM_KERNEL=md5-portable,keccak-portable "$fhsum" -a "$a" "${ins[@]}" \
 		>"$tmp/want.$a"
 done
 
@@ -67,17 +82,23 @@ for cpu in "${cpus[@]}"; do
 			fail "-cpu $cpu: --list-kernels says $k is '${got:-absent}', want $want"
 	done
 
-	picked=$("${q[@]}" "$fhsum" --debug -a md5 "$tmp/in" 2>&1 >/dev/null |
-		sed -n 's/^fhsum: kernel //p' | tr '\n' ' ')
+	"${q[@]}" "$fhsum" --debug -a md5 "$tmp/in" 2>"$tmp/debug" >/dev/null
+	picked=$(sed -n 's/^fhsum: kernel //p' "$tmp/debug" | tr '\n' ' ')
 	[ "$picked" = "${pick[$cpu]} " ] ||
 		fail "-cpu $cpu: picked '$picked', want '${pick[$cpu]} '"
-	echo "picked: $picked"
+	picked_multi=$(sed -n 's/^fhsum: multi-buffer kernel //p' "$tmp/debug" |
+		tr '\n' ' ')
+	want_multi=${pick_multi[$cpu]}${pick_multi[$cpu]:+ }
+	[ "$picked_multi" = "$want_multi" ] ||
+		fail "-cpu $cpu: picked multi-buffer '$picked_multi', want '$want_multi'"
+	picked_multi=${picked_multi% }
+	echo "picked: ${picked% }; multi-buffer: ${picked_multi:-none}"
 
 	for k in $x86_kernels; do
 		case $k in md5-*) as=(md5) ;; *) as=(sha3-256 sha3-512 shake128) ;; esac
 		for a in "${as[@]}"; do
 			rc=0
-			FHSUM_KERNEL=$k "${q[@]}" "$fhsum" -a "$a" "$tmp/in" \
+			FHSUM_KERNEL=$k "${q[@]}" "$fhsum" -a "$a" "${ins[@]}" \
 				>"$tmp/got" 2>"$tmp/err" || rc=$?
 			case " ${usable[$cpu]} " in
 			*" $k "*)

@@ -8,7 +8,15 @@
  * frequency-scaling machine a disturbance then hits one slice of every
  * kernel rather than all of one kernel's time.  Time is this thread's CPU
  * time, as openssl speed counts user CPU time by default: on a busy
- * machine wall time would measure the scheduler instead. */
+ * machine wall time would measure the scheduler instead.
+ *
+ * A multi-buffer kernel joins the same turns with all its lanes busy, each
+ * on a 16 KiB buffer of its own, and each buffer is still one whole hash:
+ * its whole blocks go through the lanes, its tail and padding through the
+ * single-stream kernel picked by default, as the engine's lanes finish an
+ * input.  Its row gives the aggregate MB/s of all lanes, the ratio to the
+ * portable kernel like every row, and then the ratio to that picked
+ * single-stream kernel. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +79,61 @@ static double run_slice(const struct fh_algo *a, const struct fh_kernel *k,
 	return (double)n * BENCH_BYTES / t;
 }
 
+/* The buffers of the multi-buffer rows: lane i hashes the i-th. */
+static uint8_t lane_bufs[FH_MAX_LANES][BENCH_BYTES];
+
+/* Hashes lane_bufs[0..K->lanes) whole with A, their blocks on multi-buffer
+ * kernel K and their tails and padding on single-stream kernel S, for at
+ * least SECONDS; returns the aggregate bytes/s. */
+static double run_slice_multi(const struct fh_algo *a,
+			      const struct fh_kernel *k,
+			      const struct fh_kernel *s, double seconds)
+{
+	static uint32_t md5[FH_MAX_LANES][4];
+	static uint64_t keccak[FH_MAX_LANES][25];
+	const size_t nblocks = BENCH_BYTES / a->block_bytes;
+	const size_t whole = nblocks * a->block_bytes;
+	const uint8_t *data[FH_MAX_LANES];
+	uint8_t out[FH_MAX_DIGEST];
+	unsigned long n = 0;
+	fh_ctx start;
+	double t0 = now(), t;
+
+	fh_init_kernel(&start, a, s);
+	for (unsigned i = 0; i < k->lanes; i++)
+		data[i] = lane_bufs[i];
+	do {
+		if (a->family == FH_FAMILY_MD5) {
+			for (unsigned i = 0; i < k->lanes; i++)
+				memcpy(md5[i], start.state.md5, sizeof md5[i]);
+			k->md5_blocks_xn(md5, data, nblocks);
+		} else {
+			for (unsigned i = 0; i < k->lanes; i++)
+				memcpy(keccak[i], start.state.keccak,
+				       sizeof keccak[i]);
+			k->keccak_absorb_xn(keccak, data, nblocks,
+					    a->block_bytes);
+		}
+		for (unsigned i = 0; i < k->lanes; i++) {
+			fh_ctx ctx = start;
+
+			if (a->family == FH_FAMILY_MD5)
+				memcpy(ctx.state.md5, md5[i], sizeof md5[i]);
+			else
+				memcpy(ctx.state.keccak, keccak[i],
+				       sizeof keccak[i]);
+			ctx.total = whole;
+			fh_update(&ctx, lane_bufs[i] + whole,
+				  BENCH_BYTES - whole);
+			fh_final(&ctx, out, a->digest_bytes);
+			bench_sink ^= out[(n + i) % a->digest_bytes];
+		}
+		n++;
+		t = now() - t0;
+	} while (t < seconds);
+	return (double)n * k->lanes * BENCH_BYTES / t;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -78,35 +141,49 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Times every usable single-stream kernel of A's family; prints its rows. */
+/* One slice of kernel K: single-stream on BUF, or multi-buffer. */
+static double slice(const struct fh_algo *a, const struct fh_kernel *k,
+		    const struct fh_kernel *best, const uint8_t *buf,
+		    double seconds)
+{
+	return k->lanes > 1 ? run_slice_multi(a, k, best, seconds)
+			    : run_slice(a, k, buf, seconds);
+}
+
+/* Times every usable kernel of A's family, single-stream ones first;
+ * prints its rows. */
 static void bench_algo(const struct fh_algo *a, const uint8_t *buf,
 		       double seconds)
 {
 	const struct fh_kernel *ks[BENCH_MAX_KERNELS], *k;
 	double rate[BENCH_MAX_KERNELS][BENCH_SLICES];
-	double median[BENCH_MAX_KERNELS], portable = 0;
+	double median[BENCH_MAX_KERNELS], portable = 0, single = 0;
 	const struct fh_kernel *best = fh_kernel_best(a->family);
+	const struct fh_kernel *best_multi = fh_kernel_best_multi(a->family);
 	const struct fh_kernel *ref = a->family == FH_FAMILY_MD5
 				      ? &fh_md5_portable : &fh_keccak_portable;
 	size_t n = 0;
 
-	for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++)
-		if (k->family == a->family && fh_kernel_usable(k) &&
-		    k->lanes == 1 && n < BENCH_MAX_KERNELS)
-			ks[n++] = k;
+	for (int multi = 0; multi < 2; multi++)
+		for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++)
+			if (k->family == a->family && fh_kernel_usable(k) &&
+			    (k->lanes > 1) == multi && n < BENCH_MAX_KERNELS)
+				ks[n++] = k;
 
 	/* A short warm-up of each: page faults, caches, clock ramp-up. */
 	for (size_t i = 0; i < n; i++)
-		run_slice(a, ks[i], buf, seconds / 20);
+		slice(a, ks[i], best, buf, seconds / 20);
 	for (int s = 0; s < BENCH_SLICES; s++)
 		for (size_t i = 0; i < n; i++)
-			rate[i][s] = run_slice(a, ks[i], buf,
-					       seconds / BENCH_SLICES);
+			rate[i][s] = slice(a, ks[i], best, buf,
+					   seconds / BENCH_SLICES);
 	for (size_t i = 0; i < n; i++) {
 		qsort(rate[i], BENCH_SLICES, sizeof rate[i][0], cmp_double);
 		median[i] = rate[i][BENCH_SLICES / 2];
 		if (ks[i] == ref)
 			portable = median[i];
+		if (ks[i] == best)
+			single = median[i];
 	}
 	for (size_t i = 0; i < n; i++) {
 		printf("%-10s %-16s %10.1f ", a->name, ks[i]->name,
@@ -115,7 +192,13 @@ static void bench_algo(const struct fh_algo *a, const uint8_t *buf,
 			printf("%8.2fx", median[i] / portable);
 		else
 			printf("%9s", "-");
-		printf("%s\n", ks[i] == best ? "  *" : "");
+		if (ks[i]->lanes > 1)
+			printf("  %.2fx %s, %u lanes%s\n",
+			       single > 0 ? median[i] / single : 0.0,
+			       best->name, ks[i]->lanes,
+			       ks[i] == best_multi ? "  +" : "");
+		else
+			printf("%s\n", ks[i] == best ? "  *" : "");
 	}
 }
 
@@ -128,6 +211,9 @@ int fh_benchmark(const struct fh_algo *only)
 	 * a shortcut on them. */
 	for (size_t i = 0; i < sizeof buf; i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 8));
+	for (size_t l = 0; l < FH_MAX_LANES; l++)
+		for (size_t i = 0; i < BENCH_BYTES; i++)
+			lane_bufs[l][i] = (uint8_t)(i * 131 + (i >> 8) + l * 7);
 	printf("%-10s %-16s %10s %9s\n", "algorithm", "kernel", "MB/s",
 	       "portable");
 	fflush(stdout);
@@ -141,6 +227,9 @@ int fh_benchmark(const struct fh_algo *only)
 	}
 	printf("# %d-byte buffers, whole hashes; MB/s = 10^6 bytes/s; "
 	       "* = picked by default\n", BENCH_BYTES);
+	printf("# multi-buffer rows: every lane busy on a buffer of its own, "
+	       "aggregate MB/s, then\n# the ratio to the single-stream kernel "
+	       "named; + = multi-buffer kernel picked by default\n");
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return 1;
 	return 0;

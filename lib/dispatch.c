@@ -50,12 +50,34 @@ static const struct fh_kernel *const keccak_kernels[] = {
 };
 
 /* Each family's multi-buffer kernels, best first; there may be none, so
- * each list ends with NULL. */
+ * each list ends with NULL.  As above, the AVX-512 ones have never run on
+ * AVX-512 hardware and come after the AVX2 ones until measured there. */
 static const struct fh_kernel *const md5_multi_kernels[] = {
+#if defined(__aarch64__)
+	&fh_md5_neonx4,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_md5_avx2x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	&fh_md5_avx512x16,
+#endif
 	NULL,
 };
 
 static const struct fh_kernel *const keccak_multi_kernels[] = {
+#if defined(__aarch64__)
+	/* Chosen by default only with FH_CPU_ARM_SHA3_FAST (its `prefer`);
+	 * keccak-neonx2 otherwise. */
+	&fh_keccak_sha3cex2,
+	&fh_keccak_neonx2,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_keccak_avx2x4,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	&fh_keccak_avx512x8,
+#endif
 	NULL,
 };
 

@@ -113,14 +113,17 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 
 	if (!fh_lanes_room(l, job) || strcmp(job->path, "-") == 0)
 		return false;
-	fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* Look before opening: opening a FIFO would wait for, and then
+	 * consume, its writer.  Files to be mapped stay on the single-stream
+	 * path, where a file that shrinks is caught; a lone small file too,
+	 * unless forced onto the lanes. */
+	if (stat(job->path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size >= FH_MAP_MIN || (!job->multi_only && !waiting && !l->busy))
+		return false;
+	fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return false; /* the single-stream path reports it */
-	/* Files to be mapped stay on the single-stream path, where a file
-	 * that shrinks is caught; a lone small file too, unless forced. */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size >= FH_MAP_MIN ||
-	    (!job->multi_only && !waiting && !l->busy)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return false;
 	}

@@ -8,21 +8,28 @@
  *                                size_t nblocks, size_t rate);
  *   void fh_keccak_permute_sha3ce(uint64_t state[25]);
  *       one state, lane i in the low half of v<i> (keccak-sha3ce).
+ *   void fh_keccak_absorb_x2_sha3ce(uint64_t (*states)[25],
+ *                                   const uint8_t *const *data,
+ *                                   size_t nblocks, size_t rate);
+ *       two sponges at once (keccak-sha3cex2, lanes = 2): lane i of
+ *       states[0] and states[1] in the two halves of v<i>, so the rounds
+ *       are the same instructions as for one state.
  *   void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25]);
- *       two states at once: lane i of S0 and S1 in the two halves of v<i>.
- *       The same instructions as one state; not a kernel yet (the
- *       descriptor has no multi-buffer interface).
+ *       the two-state permutation alone (tests, instruction counts).
  *
  * Executed instructions (qemu-insncount, tests/bench/aarch64-insns.sh):
  * 1,695 per permutation and 1,696 per 136-byte block absorbed (one state);
- * 1,746 per call of the two-state permutation, 873 per state.
+ * 1,746 per call of the two-state permutation, 873 per state; 1,714 per
+ * two 136-byte blocks absorbed by keccak-sha3cex2, 857 per block per state
+ * (keccak-gpr: 3,131).
  *
  * Speed: the SHA3 instructions issue on one of four vector pipes on
  * Neoverse V1/V2 (one of two on N2), so a permutation there costs at least
  * 64 x 24 = 1536 cycles, against about 750 for the general-register kernel
  * (Graviton4, keccak-asm issue 15).  Apple cores issue them on every pipe
  * and this kernel wins there (OpenSSL: +36% on M1).  Hence keccak-sha3ce
- * is preferred only with FH_CPU_ARM_SHA3_FAST (arch/aarch64/cpu.c).
+ * and keccak-sha3cex2 are preferred only with FH_CPU_ARM_SHA3_FAST
+ * (arch/aarch64/cpu.c).
  *
  * A round is 67 vector instructions and no MOV:
  *  - theta: ten EOR3 for the column parities, five RAX1 for D;
@@ -274,6 +281,103 @@ fh_keccak_permute_x2_sha3ce:
 	restore_d8_d15
 	ret
 	.size	fh_keccak_permute_x2_sha3ce, . - fh_keccak_permute_x2_sha3ce
+
+/* XORs lane I of the two input blocks into the two halves of vI, through
+ * x8 and x9 running down by x10 = -8: exactly three instructions (12
+ * bytes), which the computed branch relies on. */
+.macro xor_lane_x2 i
+	ld1	{v25.d}[0], [x8], x10
+	ld1	{v25.d}[1], [x9], x10
+	eor	v\i\().16b, v\i\().16b, v25.16b
+.endm
+
+/* Two sponges at once, one per 64-bit half of the registers: states[0]
+ * with data[0] and states[1] with data[1], NBLOCKS blocks of RATE bytes
+ * (any multiple of 8 up to 200).  The round code is the one-state kernel's.
+ * Registers: x0, x1 the two states (x2, x3 while loading), x4 the branch
+ * target, x5 round constants, x6 their pointer, w7 round counter, x8, x9
+ * the input pointers, x10 -8, x11 2 * rate, x13 blocks left, x14 rate. */
+	.globl	fh_keccak_absorb_x2_sha3ce
+	.type	fh_keccak_absorb_x2_sha3ce, %function
+	.p2align 4
+fh_keccak_absorb_x2_sha3ce:
+	cbz	x2, 9f
+	save_d8_d15
+	ldp	x8, x9, [x1]
+	mov	x13, x2
+	mov	x14, x3
+	add	x1, x0, #200
+	mov	x2, x0
+	mov	x3, x1
+	load_x2	0, 1, 2, 3
+	load_x2	4, 5, 6, 7
+	load_x2	8, 9, 10, 11
+	load_x2	12, 13, 14, 15
+	load_x2	16, 17, 18, 19
+	load_x2	20, 21, 22, 23
+	ld1	{v24.d}[0], [x2]
+	ld1	{v24.d}[1], [x3]
+	adrp	x5, keccak_rc
+	add	x5, x5, :lo12:keccak_rc
+	/* Enter the run below at lane rate/8 - 1, 12 bytes of code a lane;
+	 * the pointers start at that lane and end one lane before the block,
+	 * so the next block's last lane is 2 * rate further on. */
+	adr	x4, 2f
+	add	x10, x14, x14, lsr #1
+	sub	x4, x4, x10
+	add	x8, x8, x14
+	add	x9, x9, x14
+	sub	x8, x8, #8
+	sub	x9, x9, #8
+	mov	x10, #-8
+	lsl	x11, x14, #1
+.Lx2_block:
+	br	x4
+	xor_lane_x2 24
+	xor_lane_x2 23
+	xor_lane_x2 22
+	xor_lane_x2 21
+	xor_lane_x2 20
+	xor_lane_x2 19
+	xor_lane_x2 18
+	xor_lane_x2 17
+	xor_lane_x2 16
+	xor_lane_x2 15
+	xor_lane_x2 14
+	xor_lane_x2 13
+	xor_lane_x2 12
+	xor_lane_x2 11
+	xor_lane_x2 10
+	xor_lane_x2 9
+	xor_lane_x2 8
+	xor_lane_x2 7
+	xor_lane_x2 6
+	xor_lane_x2 5
+	xor_lane_x2 4
+	xor_lane_x2 3
+	xor_lane_x2 2
+	xor_lane_x2 1
+	xor_lane_x2 0
+2:
+	add	x8, x8, x11
+	add	x9, x9, x11
+	mov	x6, x5
+	keccak_f1600
+	subs	x13, x13, #1
+	b.ne	.Lx2_block
+
+	store_x2 0, 1, 2, 3
+	store_x2 4, 5, 6, 7
+	store_x2 8, 9, 10, 11
+	store_x2 12, 13, 14, 15
+	store_x2 16, 17, 18, 19
+	store_x2 20, 21, 22, 23
+	st1	{v24.d}[0], [x0]
+	st1	{v24.d}[1], [x1]
+	restore_d8_d15
+9:
+	ret
+	.size	fh_keccak_absorb_x2_sha3ce, . - fh_keccak_absorb_x2_sha3ce
 
 	.section .rodata
 	.p2align 3

@@ -17,17 +17,35 @@ extern const struct fh_kernel fh_keccak_gpr;
  * with FH_CPU_ARM_SHA3; chosen by default only with FH_CPU_ARM_SHA3_FAST. */
 extern const struct fh_kernel fh_keccak_sha3ce;
 
+
+/* Multi-buffer kernels (lanes > 1), for lib/dispatch.c's multi tables. */
+/* md5-neonx4: four MD5 messages, one per 32-bit lane of Advanced SIMD
+ * (md5_neonx4.S); needs FH_CPU_ARM_ASIMD. */
+extern const struct fh_kernel fh_md5_neonx4;
+/* keccak-sha3cex2: two Keccak sponges, one per 64-bit half, with the SHA3
+ * extension (keccak_sha3ce.S).  Runs with FH_CPU_ARM_SHA3; chosen by
+ * default only with FH_CPU_ARM_SHA3_FAST, as keccak-sha3ce. */
+extern const struct fh_kernel fh_keccak_sha3cex2;
+/* keccak-neonx2: two Keccak sponges with plain Advanced SIMD
+ * (keccak_neonx2.S); needs FH_CPU_ARM_ASIMD. */
+extern const struct fh_kernel fh_keccak_neonx2;
+
 /* The entry points, with the types of kernel.h. */
 fh_md5_blocks_fn fh_md5_blocks_gpr;
 fh_keccak_absorb_fn fh_keccak_absorb_gpr;
 fh_keccak_permute_fn fh_keccak_permute_gpr;
 fh_keccak_absorb_fn fh_keccak_absorb_sha3ce;
 fh_keccak_permute_fn fh_keccak_permute_sha3ce;
+fh_md5_blocks_xn_fn fh_md5_blocks_x4_neon;
+fh_keccak_absorb_xn_fn fh_keccak_absorb_x2_sha3ce;
+fh_keccak_absorb_xn_fn fh_keccak_absorb_x2_neon;
 
 /* Keccak-f[1600] on two states at once, one in each 64-bit half of the
- * vector registers (keccak_sha3ce.S): the same instructions as one state.
- * Needs FH_CPU_ARM_SHA3.  Not a kernel until the descriptor has a
- * multi-buffer interface; tested by tests/unit/test_keccak_x2.c. */
+ * vector registers: the permutations of the two-state kernels, for
+ * tests/unit/test_keccak_x2.c and the instruction counts.  The _sha3ce one
+ * (keccak_sha3ce.S) needs FH_CPU_ARM_SHA3, the _neon one (keccak_neonx2.S)
+ * FH_CPU_ARM_ASIMD. */
 void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25]);
+void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25]);
 
 #endif

@@ -1,7 +1,9 @@
-/* avx512_ops.h: the two AVX-512VL operations the AVX-512 kernels use, on
- * XMM registers: VPTERNLOGD/Q (any function of three inputs, chosen by an
- * 8-bit truth table) and VPROLD/Q (rotate each element left).  Only static
- * inline helpers and macros.
+/* avx512_ops.h: the AVX-512 operations the AVX-512 kernels use: on XMM
+ * registers (the one-stream kernels, AVX-512VL) VPTERNLOGD/Q (any function
+ * of three inputs, chosen by an 8-bit truth table) and VPROLD/Q (rotate
+ * each element left); on ZMM registers (the multi-buffer kernels,
+ * AVX-512F) those two plus adds, XOR, broadcasts, unpacks and 128-bit
+ * loads and stores.  Only static inline helpers and macros.
  *
  * Normally these are the compiler's intrinsics.  With FH_AVX512_EMULATE
  * defined they are plain C with the semantics of the Intel SDM instead, so
@@ -84,6 +86,259 @@ static inline __m128i fh_emu_rol64(__m128i x, unsigned n)
 #define FH_ROL64X(x, n) fh_emu_rol64(x, n)
 
 #endif
+
+/* ---- ZMM registers, for the multi-buffer kernels ------------------------
+ *
+ * fh_zmm is a 512-bit vector of 16 32-bit or 8 64-bit elements, element 0
+ * lowest.  The operations are AVX-512F ones; the unpacks and the 128-bit
+ * loads and stores are the whole of the data movement the multi-buffer
+ * kernels do, so the emulation below covers their transposes as well:
+ *   FH_Z_ADD32(a, b), FH_Z_XOR(a, b)          element-wise
+ *   FH_Z_SET1_32(v), FH_Z_SET1_64(v)          every element v
+ *   FH_Z_TERNLOG32/64(a, b, c, imm)           VPTERNLOGD/Q
+ *   FH_Z_ROL32(x, n), FH_Z_ROL64(x, n)        VPROLD/Q
+ *   FH_Z_UNPACKLO32/HI32/LO64/HI64(a, b)     VPUNPCK{L,H}{DQ,QDQ}: inside
+ *       each 128-bit quarter, the low (LO) or high (HI) half's elements of
+ *       a and b interleaved, a's first
+ *   FH_Z_LOAD4X128(p0, p1, p2, p3)            16 bytes from each pointer,
+ *       p0's into quarter 0 ... p3's into quarter 3
+ *   FH_Z_LOAD4X64(p0, p1, p2, p3)             8 bytes from each into the low
+ *       half of its quarter, the high half zero
+ *   FH_Z_STORE4X128(v, p0, p1, p2, p3)        the inverse of LOAD4X128
+ *   FH_Z_STORE4X64(v, p0, p1, p2, p3)         each quarter's low 8 bytes
+ *   FH_Z_KEEP(v)                              an optimisation barrier (an
+ *       empty asm natively; nothing when emulated)
+ */
+#ifndef FH_AVX512_EMULATE
+
+typedef __m512i fh_zmm;
+
+#define FH_Z_ADD32(a, b) _mm512_add_epi32(a, b)
+#define FH_Z_XOR(a, b) _mm512_xor_si512(a, b)
+#define FH_Z_SET1_32(v) _mm512_set1_epi32((int)(uint32_t)(v))
+#define FH_Z_SET1_64(v) _mm512_set1_epi64((long long)(uint64_t)(v))
+#define FH_Z_TERNLOG32(a, b, c, imm) _mm512_ternarylogic_epi32(a, b, c, imm)
+#define FH_Z_TERNLOG64(a, b, c, imm) _mm512_ternarylogic_epi64(a, b, c, imm)
+#define FH_Z_ROL32(x, n) _mm512_rol_epi32(x, n)
+#define FH_Z_ROL64(x, n) _mm512_rol_epi64(x, n)
+#define FH_Z_UNPACKLO32(a, b) _mm512_unpacklo_epi32(a, b)
+#define FH_Z_UNPACKHI32(a, b) _mm512_unpackhi_epi32(a, b)
+#define FH_Z_UNPACKLO64(a, b) _mm512_unpacklo_epi64(a, b)
+#define FH_Z_UNPACKHI64(a, b) _mm512_unpackhi_epi64(a, b)
+#define FH_Z_KEEP(v) __asm__("" : "+v"(v))
+
+static inline fh_zmm fh_z_join(__m128i q0, __m128i q1, __m128i q2, __m128i q3)
+{
+	fh_zmm v = _mm512_castsi128_si512(q0);
+
+	v = _mm512_inserti32x4(v, q1, 1);
+	v = _mm512_inserti32x4(v, q2, 2);
+	return _mm512_inserti32x4(v, q3, 3);
+}
+
+static inline fh_zmm fh_z_load4x128(const void *p0, const void *p1,
+				    const void *p2, const void *p3)
+{
+	return fh_z_join(_mm_loadu_si128((const __m128i *)p0),
+			 _mm_loadu_si128((const __m128i *)p1),
+			 _mm_loadu_si128((const __m128i *)p2),
+			 _mm_loadu_si128((const __m128i *)p3));
+}
+
+static inline fh_zmm fh_z_load4x64(const void *p0, const void *p1,
+				   const void *p2, const void *p3)
+{
+	return fh_z_join(_mm_loadl_epi64((const __m128i *)p0),
+			 _mm_loadl_epi64((const __m128i *)p1),
+			 _mm_loadl_epi64((const __m128i *)p2),
+			 _mm_loadl_epi64((const __m128i *)p3));
+}
+
+static inline void fh_z_store4x128(fh_zmm v, void *p0, void *p1, void *p2,
+				   void *p3)
+{
+	_mm_storeu_si128((__m128i *)p0, _mm512_castsi512_si128(v));
+	_mm_storeu_si128((__m128i *)p1, _mm512_extracti32x4_epi32(v, 1));
+	_mm_storeu_si128((__m128i *)p2, _mm512_extracti32x4_epi32(v, 2));
+	_mm_storeu_si128((__m128i *)p3, _mm512_extracti32x4_epi32(v, 3));
+}
+
+static inline void fh_z_store4x64(fh_zmm v, void *p0, void *p1, void *p2,
+				  void *p3)
+{
+	_mm_storel_epi64((__m128i *)p0, _mm512_castsi512_si128(v));
+	_mm_storel_epi64((__m128i *)p1, _mm512_extracti32x4_epi32(v, 1));
+	_mm_storel_epi64((__m128i *)p2, _mm512_extracti32x4_epi32(v, 2));
+	_mm_storel_epi64((__m128i *)p3, _mm512_extracti32x4_epi32(v, 3));
+}
+
+#else
+
+typedef union {
+	uint32_t d[16];
+	uint64_t q[8];
+} fh_zmm;
+
+static inline fh_zmm fh_emu_z_add32(fh_zmm a, fh_zmm b)
+{
+	for (int i = 0; i < 16; i++)
+		a.d[i] += b.d[i];
+	return a;
+}
+
+static inline fh_zmm fh_emu_z_xor(fh_zmm a, fh_zmm b)
+{
+	for (int i = 0; i < 8; i++)
+		a.q[i] ^= b.q[i];
+	return a;
+}
+
+static inline fh_zmm fh_emu_z_set1_32(uint32_t v)
+{
+	fh_zmm r;
+
+	for (int i = 0; i < 16; i++)
+		r.d[i] = v;
+	return r;
+}
+
+static inline fh_zmm fh_emu_z_set1_64(uint64_t v)
+{
+	fh_zmm r;
+
+	for (int i = 0; i < 8; i++)
+		r.q[i] = v;
+	return r;
+}
+
+/* VPTERNLOG, bit by bit as for the XMM form above. */
+static inline fh_zmm fh_emu_z_ternlog(fh_zmm a, fh_zmm b, fh_zmm c,
+				      unsigned imm)
+{
+	fh_zmm r;
+
+	for (int w = 0; w < 8; w++) {
+		r.q[w] = 0;
+		for (unsigned i = 0; i < 8; i++) {
+			if (!(imm >> i & 1))
+				continue;
+			r.q[w] |= (i & 4 ? a.q[w] : ~a.q[w]) &
+				  (i & 2 ? b.q[w] : ~b.q[w]) &
+				  (i & 1 ? c.q[w] : ~c.q[w]);
+		}
+	}
+	return r;
+}
+
+static inline fh_zmm fh_emu_z_rol32(fh_zmm x, unsigned n)
+{
+	n &= 31;
+	for (int i = 0; i < 16; i++)
+		x.d[i] = n ? x.d[i] << n | x.d[i] >> (32 - n) : x.d[i];
+	return x;
+}
+
+static inline fh_zmm fh_emu_z_rol64(fh_zmm x, unsigned n)
+{
+	n &= 63;
+	for (int i = 0; i < 8; i++)
+		x.q[i] = n ? x.q[i] << n | x.q[i] >> (64 - n) : x.q[i];
+	return x;
+}
+
+/* VPUNPCKLDQ / VPUNPCKHDQ, Intel SDM vol. 2B: in quarter k, dwords 0, 1
+ * (LO) or 2, 3 (HI) of a and b as a, b, a, b. */
+static inline fh_zmm fh_emu_z_unpack32(fh_zmm a, fh_zmm b, int hi)
+{
+	fh_zmm r;
+
+	for (int k = 0; k < 16; k += 4) {
+		int h = k + 2 * hi;
+
+		r.d[k] = a.d[h];
+		r.d[k + 1] = b.d[h];
+		r.d[k + 2] = a.d[h + 1];
+		r.d[k + 3] = b.d[h + 1];
+	}
+	return r;
+}
+
+/* VPUNPCKLQDQ / VPUNPCKHQDQ: in quarter k, qword 0 (LO) or 1 (HI) of a,
+ * then of b. */
+static inline fh_zmm fh_emu_z_unpack64(fh_zmm a, fh_zmm b, int hi)
+{
+	fh_zmm r;
+
+	for (int k = 0; k < 8; k += 2) {
+		r.q[k] = a.q[k + hi];
+		r.q[k + 1] = b.q[k + hi];
+	}
+	return r;
+}
+
+static inline fh_zmm fh_z_load4x128(const void *p0, const void *p1,
+				    const void *p2, const void *p3)
+{
+	fh_zmm r;
+
+	memcpy(&r.d[0], p0, 16);
+	memcpy(&r.d[4], p1, 16);
+	memcpy(&r.d[8], p2, 16);
+	memcpy(&r.d[12], p3, 16);
+	return r;
+}
+
+static inline fh_zmm fh_z_load4x64(const void *p0, const void *p1,
+				   const void *p2, const void *p3)
+{
+	fh_zmm r;
+
+	memset(&r, 0, sizeof r);
+	memcpy(&r.q[0], p0, 8);
+	memcpy(&r.q[2], p1, 8);
+	memcpy(&r.q[4], p2, 8);
+	memcpy(&r.q[6], p3, 8);
+	return r;
+}
+
+static inline void fh_z_store4x128(fh_zmm v, void *p0, void *p1, void *p2,
+				   void *p3)
+{
+	memcpy(p0, &v.d[0], 16);
+	memcpy(p1, &v.d[4], 16);
+	memcpy(p2, &v.d[8], 16);
+	memcpy(p3, &v.d[12], 16);
+}
+
+static inline void fh_z_store4x64(fh_zmm v, void *p0, void *p1, void *p2,
+				  void *p3)
+{
+	memcpy(p0, &v.q[0], 8);
+	memcpy(p1, &v.q[2], 8);
+	memcpy(p2, &v.q[4], 8);
+	memcpy(p3, &v.q[6], 8);
+}
+
+#define FH_Z_ADD32(a, b) fh_emu_z_add32(a, b)
+#define FH_Z_XOR(a, b) fh_emu_z_xor(a, b)
+#define FH_Z_SET1_32(v) fh_emu_z_set1_32((uint32_t)(v))
+#define FH_Z_SET1_64(v) fh_emu_z_set1_64((uint64_t)(v))
+#define FH_Z_TERNLOG32(a, b, c, imm) fh_emu_z_ternlog(a, b, c, imm)
+#define FH_Z_TERNLOG64(a, b, c, imm) fh_emu_z_ternlog(a, b, c, imm)
+#define FH_Z_ROL32(x, n) fh_emu_z_rol32(x, n)
+#define FH_Z_ROL64(x, n) fh_emu_z_rol64(x, n)
+#define FH_Z_UNPACKLO32(a, b) fh_emu_z_unpack32(a, b, 0)
+#define FH_Z_UNPACKHI32(a, b) fh_emu_z_unpack32(a, b, 1)
+#define FH_Z_UNPACKLO64(a, b) fh_emu_z_unpack64(a, b, 0)
+#define FH_Z_UNPACKHI64(a, b) fh_emu_z_unpack64(a, b, 1)
+#define FH_Z_KEEP(v) ((void)0)
+
+#endif
+
+#define FH_Z_LOAD4X128(p0, p1, p2, p3) fh_z_load4x128(p0, p1, p2, p3)
+#define FH_Z_LOAD4X64(p0, p1, p2, p3) fh_z_load4x64(p0, p1, p2, p3)
+#define FH_Z_STORE4X128(v, p0, p1, p2, p3) fh_z_store4x128(v, p0, p1, p2, p3)
+#define FH_Z_STORE4X64(v, p0, p1, p2, p3) fh_z_store4x64(v, p0, p1, p2, p3)
 
 /* Truth tables, derived from bit i = f(a, b, c) with i = 4a + 2b + c. */
 #define FH_TL_XOR3 0x96    /* a ^ b ^ c */

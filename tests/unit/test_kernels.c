@@ -7,6 +7,16 @@
  * input whose last byte sits just before a PROT_NONE guard page, so a kernel
  * that reads past its input crashes here rather than in the field.
  *
+ * A multi-buffer kernel (lanes > 1) is tested lane by lane against the
+ * portable single-stream kernel: md5_blocks_xn and keccak_absorb_xn with
+ * different data, starting states and misalignment in every lane, many
+ * block counts, every rate, each lane's data ending at its own guard page,
+ * and the states past the kernel's lanes left alone; then the same fold of
+ * lengths 0..4096 as above, computed by a small refilling manager: lanes of
+ * unequal lengths, empty and one-block inputs, a lane refilled as soon as
+ * its input runs out while the others go on, each input finished (tail and
+ * padding) on the portable kernel from the lane's state.
+ *
  * Usage:
  *   test_kernels               every kernel; those this CPU lacks print SKIP
  *   test_kernels NAME          that kernel only; exit 77 if not built here or
@@ -42,9 +52,11 @@ static unsigned long n_checks, n_failed;
 static const char *kname;
 
 /* The guard page: GUARD_SPAN readable bytes end at GUARD_END, which is the
- * first byte of a PROT_NONE page. */
+ * first byte of a PROT_NONE page.  Each lane of a multi-buffer kernel has a
+ * guarded region of its own, ending at LANE_END[i]. */
 static uint8_t *guard_end;
 static size_t guard_span;
+static uint8_t *lane_end[FH_MAX_LANES];
 /* What the kernel was doing, for the SIGSEGV handler. */
 static char guard_what[160];
 
@@ -165,6 +177,24 @@ static void on_segv(int sig)
 	_exit(1);
 }
 
+/* GUARD_SPAN readable bytes followed by a PROT_NONE page; returns the
+ * first byte of that page, or NULL. */
+static uint8_t *guarded_region(size_t page)
+{
+	void *m = mmap(NULL, guard_span + page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		perror("mmap");
+		return NULL;
+	}
+	uint8_t *end = (uint8_t *)m + guard_span;
+	if (mprotect(end, page, PROT_NONE)) {
+		perror("mprotect");
+		return NULL;
+	}
+	return end;
+}
+
 static int guard_setup(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -172,17 +202,11 @@ static int guard_setup(void)
 		page = 4096;
 	guard_span = ((size_t)SRC_BYTES + (size_t)page - 1) / (size_t)page *
 		     (size_t)page;
-	void *m = mmap(NULL, guard_span + (size_t)page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED) {
-		perror("mmap");
+	if (!(guard_end = guarded_region((size_t)page)))
 		return -1;
-	}
-	guard_end = (uint8_t *)m + guard_span;
-	if (mprotect(guard_end, (size_t)page, PROT_NONE)) {
-		perror("mprotect");
-		return -1;
-	}
+	for (int i = 0; i < FH_MAX_LANES; i++)
+		if (!(lane_end[i] = guarded_region((size_t)page)))
+			return -1;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_segv;
@@ -372,6 +396,318 @@ static void api_guard(const struct fh_algo *a, const struct fh_kernel *k,
 	}
 }
 
+/* ---- multi-buffer kernels ---------------------------------------------- */
+
+/* Where lane I's LEN bytes of input go: OFF bytes into its region (misaligned
+ * by OFF), or with AT_GUARD so that the last byte is the last before its
+ * guard page. */
+static const uint8_t *lane_place(unsigned i, const uint8_t *from, size_t len,
+				 int at_guard, size_t off)
+{
+	uint8_t *p = at_guard ? lane_end[i] - len
+			      : lane_end[i] - guard_span + off;
+	memcpy(p, from, len);
+	return p;
+}
+
+/* md5_blocks_xn: each lane against md5_blocks of the portable kernel. */
+static void multi_raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
+			  struct tu_rng *rng)
+{
+	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16,
+					 17, 31, 33, 64 };
+	const unsigned nl = k->lanes;
+
+	for (int at_guard = 0; at_guard < 2; at_guard++) {
+		for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+			size_t nb = counts[c], len = nb * 64;
+			uint32_t want[FH_MAX_LANES + 1][4];
+			uint32_t got[FH_MAX_LANES + 1][4];
+			const uint8_t *d[FH_MAX_LANES];
+			char what[96];
+
+			for (unsigned i = 0; i <= nl; i++)
+				for (int w = 0; w < 4; w++)
+					want[i][w] = got[i][w] =
+						(uint32_t)tu_rand(rng);
+			for (unsigned i = 0; i < nl; i++) {
+				const uint8_t *from =
+					src + tu_rand_below(rng,
+							    SRC_BYTES - len + 1);
+				d[i] = lane_place(i, from, len, at_guard,
+						  (i * 7 + c) % 16);
+				p->md5_blocks(want[i], from, nb);
+			}
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s md5_blocks_xn nblocks=%zu%s", kname,
+				 nb, at_guard ? ", lanes at guard pages" : "");
+			k->md5_blocks_xn(got, d, nb);
+			guard_what[0] = '\0';
+			for (unsigned i = 0; i <= nl; i++) {
+				snprintf(what, sizeof what,
+					 i < nl ? "md5_blocks_xn lane %u%s"
+						: "md5_blocks_xn wrote state %u, "
+						  "past its lanes%s",
+					 i, at_guard ? " at guard page" : "");
+				same(what, len, want[i], got[i],
+				     sizeof want[i]);
+			}
+		}
+	}
+}
+
+/* keccak_absorb_xn: each lane against keccak_absorb of the portable
+ * kernel, at every rate (and 8 and 16 bytes, which the interface allows). */
+static void multi_raw_keccak(const struct fh_kernel *k,
+			     const struct fh_kernel *p, struct tu_rng *rng)
+{
+	static const size_t rates[] = { 72, 104, 136, 144, 168, 8, 16 };
+	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 12, 17, 25 };
+	const unsigned nl = k->lanes;
+	static uint64_t want[FH_MAX_LANES + 1][25], got[FH_MAX_LANES + 1][25];
+
+	for (size_t r = 0; r < sizeof rates / sizeof *rates; r++) {
+		size_t rate = rates[r];
+		for (int at_guard = 0; at_guard < 2; at_guard++) {
+			for (size_t c = 0; c < sizeof counts / sizeof *counts;
+			     c++) {
+				size_t nb = counts[c], len = nb * rate;
+				const uint8_t *d[FH_MAX_LANES];
+				char what[96];
+
+				for (unsigned i = 0; i <= nl; i++)
+					random_state(rng, want[i], got[i]);
+				for (unsigned i = 0; i < nl; i++) {
+					const uint8_t *from =
+						src + tu_rand_below(
+							      rng, SRC_BYTES - len + 1);
+					d[i] = lane_place(i, from, len, at_guard,
+							  (i * 5 + c) % 16);
+					p->keccak_absorb(want[i], from, nb,
+							 rate);
+				}
+				snprintf(guard_what, sizeof guard_what,
+					 "kernel %s keccak_absorb_xn rate=%zu "
+					 "nblocks=%zu%s",
+					 kname, rate, nb,
+					 at_guard ? ", lanes at guard pages"
+						  : "");
+				k->keccak_absorb_xn(got, d, nb, rate);
+				guard_what[0] = '\0';
+				for (unsigned i = 0; i <= nl; i++) {
+					snprintf(what, sizeof what,
+						 i < nl ? "keccak_absorb_xn rate=%zu "
+							  "lane %u%s"
+							: "keccak_absorb_xn rate=%zu "
+							  "wrote state %u, past its "
+							  "lanes%s",
+						 rate, i,
+						 at_guard ? " at guard page" : "");
+					same(what, len, want[i], got[i],
+					     sizeof want[i]);
+				}
+			}
+		}
+	}
+}
+
+/* One lane of the manager below: its input (a copy of src[0..len) ending
+ * at the lane's guard page) and how much of it the kernel has absorbed. */
+struct mb_lane {
+	int busy;
+	size_t len, pos;
+	const uint8_t *data;
+};
+
+/* The digests of lengths 0..FOLD_MAX, as the manager finishes them. */
+static uint8_t mb_digest[FOLD_MAX + 1][MAX_XOF_OUT];
+
+/* Finishes the input in lane L, whose state is STATE: a context of the
+ * portable kernel takes that state and the count of bytes absorbed, then
+ * the input's tail and the padding. */
+static void mb_finish(const struct fh_algo *a, const struct fh_kernel *p,
+		      struct mb_lane *l, void *state)
+{
+	fh_ctx ctx;
+
+	fh_init_kernel(&ctx, a, p);
+	if (a->family == FH_FAMILY_MD5)
+		memcpy(ctx.state.md5, state, sizeof ctx.state.md5);
+	else
+		memcpy(ctx.state.keccak, state, sizeof ctx.state.keccak);
+	ctx.total = l->pos;
+	fh_update(&ctx, l->data + l->pos, l->len - l->pos);
+	fh_final(&ctx, mb_digest[l->len], outlen_for(a, l->len));
+	l->busy = 0;
+}
+
+/* Starts the input of length LEN in lane I (L, STATE): its copy, ending
+ * at the lane's guard page, and the initial state. */
+static void mb_start(const struct fh_algo *a, const struct fh_kernel *p,
+		     unsigned i, struct mb_lane *l, void *state, size_t len)
+{
+	fh_ctx ctx;
+
+	fh_init_kernel(&ctx, a, p);
+	if (a->family == FH_FAMILY_MD5)
+		memcpy(state, ctx.state.md5, sizeof ctx.state.md5);
+	else
+		memcpy(state, ctx.state.keccak, sizeof ctx.state.keccak);
+	l->busy = 1;
+	l->len = len;
+	l->pos = 0;
+	l->data = lane_place(i, src, len, 1, 0);
+}
+
+/* The fold of api_fold, computed through the multi-buffer kernel: the
+ * inputs src[0..len) for len 0..FOLD_MAX go to the lanes in a shuffled
+ * order, so lanes hold inputs of very different lengths, and each call
+ * advances all lanes by the blocks the shortest has left, or by fewer. */
+static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
+		       const struct fh_kernel *p, struct tu_rng *rng)
+{
+	static size_t order[FOLD_MAX + 1];
+	static uint32_t md5[FH_MAX_LANES + 1][4];
+	static uint64_t keccak[FH_MAX_LANES + 1][25];
+	const size_t block = a->block_bytes;
+	const unsigned nl = k->lanes;
+	const int is_md5 = a->family == FH_FAMILY_MD5;
+	struct mb_lane lane[FH_MAX_LANES];
+	uint8_t want[MAX_XOF_OUT], canary[sizeof keccak[0]];
+	uint8_t fwant[FH_MAX_DIGEST], fgot[FH_MAX_DIGEST];
+	size_t next = 0, calls = 0, fold_len = a->digest_bytes;
+	int first_bad_seen = 0;
+	char what[96];
+
+	for (size_t i = 0; i <= FOLD_MAX; i++)
+		order[i] = i;
+	for (size_t i = FOLD_MAX; i > 0; i--) {
+		size_t j = tu_rand_below(rng, i + 1), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	memset(lane, 0, sizeof lane);
+	void *extra = is_md5 ? (void *)md5[nl] : (void *)keccak[nl];
+	size_t state_size = is_md5 ? sizeof md5[0] : sizeof keccak[0];
+	tu_rand_bytes(rng, canary, state_size);
+	memcpy(extra, canary, state_size);
+
+	for (;;) {
+		/* Finish the lanes with no whole block left, and refill. */
+		int busy = 0;
+		size_t n = SIZE_MAX;
+		for (unsigned i = 0; i < nl; i++) {
+			void *st = is_md5 ? (void *)md5[i] : (void *)keccak[i];
+			struct mb_lane *l = &lane[i];
+			for (;;) {
+				if (l->busy && l->len - l->pos >= block)
+					break;
+				if (l->busy)
+					mb_finish(a, p, l, st);
+				if (next > FOLD_MAX)
+					break;
+				mb_start(a, p, i, l, st, order[next++]);
+			}
+			if (l->busy) {
+				busy = 1;
+				if ((l->len - l->pos) / block < n)
+					n = (l->len - l->pos) / block;
+			}
+		}
+		if (!busy)
+			break;
+		/* Now and then fewer blocks than all lanes have, down to one. */
+		if (tu_rand_below(rng, 4) == 0)
+			n = 1 + tu_rand_below(rng, n);
+
+		/* Idle lanes hash scratch data into their own state slot. */
+		const uint8_t *d[FH_MAX_LANES];
+		for (unsigned i = 0; i < nl; i++)
+			d[i] = lane[i].busy ? lane[i].data + lane[i].pos : work;
+		snprintf(guard_what, sizeof guard_what,
+			 "kernel %s, %s, lanes ending at guard pages, "
+			 "nblocks=%zu", kname, a->name, n);
+		if (is_md5)
+			k->md5_blocks_xn(md5, d, n);
+		else
+			k->keccak_absorb_xn(keccak, d, n, block);
+		guard_what[0] = '\0';
+		calls++;
+		for (unsigned i = 0; i < nl; i++)
+			if (lane[i].busy)
+				lane[i].pos += n * block;
+	}
+	snprintf(what, sizeof what, "%s lanes: state past the lanes",
+		 a->name);
+	same(what, 0, canary, extra, state_size);
+
+	fh_ctx fold_p, fold_k;
+	fh_init_kernel(&fold_p, a, p);
+	fh_init_kernel(&fold_k, a, p);
+	snprintf(what, sizeof what, "%s all-lengths through %u lanes",
+		 a->name, nl);
+	for (size_t len = 0; len <= FOLD_MAX; len++) {
+		size_t outlen = outlen_for(a, len);
+		tu_hash_on(a, p, src, len, want, outlen);
+		if (!first_bad_seen && memcmp(want, mb_digest[len], outlen)) {
+			first_bad_seen = 1;
+			report(what, len, want, mb_digest[len], outlen);
+		}
+		fh_update(&fold_p, want, outlen);
+		fh_update(&fold_k, mb_digest[len], outlen);
+	}
+	fh_final(&fold_p, fwant, fold_len);
+	fh_final(&fold_k, fgot, fold_len);
+	snprintf(what, sizeof what, "%s fold of lengths 0..%d in lanes",
+		 a->name, FOLD_MAX);
+	if (same(what, FOLD_MAX, fwant, fgot, fold_len)) {
+		printf("  %s %s fold ", kname, a->name);
+		tu_print_hex(stdout, fgot, fold_len);
+		printf(" (%zu calls)\n", calls);
+	}
+}
+
+static int test_multi(const struct fh_kernel *k)
+{
+	const struct fh_kernel *p = tu_portable(k->family);
+	struct tu_rng rng = { 0xfe11a5ull };
+	unsigned long checks = n_checks, failed = n_failed;
+
+	kname = k->name;
+	if (k->family == FH_FAMILY_MD5)
+		multi_raw_md5(k, p, &rng);
+	else
+		multi_raw_keccak(k, p, &rng);
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+		if (a->family == k->family)
+			multi_fold(a, k, p, &rng);
+	}
+	printf("kernel %s (%u lanes): %lu checks, %lu failed\n", k->name,
+	       k->lanes, n_checks - checks, n_failed - failed);
+	return n_failed != failed;
+}
+
+/* Whether multi-buffer kernel K can be tested here: 1 yes; 0 and a SKIP
+ * line when this CPU cannot run it; -1 and a FAIL line when it lacks its
+ * family's multi-buffer function or has too many lanes. */
+static int multi_testable(const struct fh_kernel *k)
+{
+	int has = k->family == FH_FAMILY_MD5 ? k->md5_blocks_xn != NULL
+		  : k->family == FH_FAMILY_KECCAK ? k->keccak_absorb_xn != NULL
+						  : 0;
+	if (!has || k->lanes > FH_MAX_LANES) {
+		printf("FAIL kernel %s: %u lanes, multi-buffer function %s\n",
+		       k->name, k->lanes, has ? "present" : "missing");
+		return -1;
+	}
+	if (!fh_kernel_usable(k)) {
+		printf("SKIP kernel %s (this CPU cannot run it)\n", k->name);
+		return 0;
+	}
+	return 1;
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 static int test_kernel(const struct fh_kernel *k)
@@ -435,6 +771,18 @@ static int check_registered(char **names, int n)
 		}
 		if (k == tu_portable(k->family))
 			saw_portable[k->family] = 1;
+		int single = k->md5_blocks || k->keccak_absorb ||
+			     k->keccak_permute;
+		int multi = k->md5_blocks_xn || k->keccak_absorb_xn;
+		if (k->lanes == 0 || k->lanes > FH_MAX_LANES ||
+		    (k->lanes == 1 && (multi || !single)) ||
+		    (k->lanes > 1 && (single || !multi))) {
+			printf("FAIL kernel %s: %u lanes with %s single-stream "
+			       "and %s multi-buffer functions\n", k->name,
+			       k->lanes, single ? "some" : "no",
+			       multi ? "some" : "no");
+			bad = 1;
+		}
 		printf("kernel %s: family %d, %u lane(s), %s\n", k->name,
 		       (int)k->family, k->lanes,
 		       fh_kernel_usable(k) ? "usable here" : "not usable here");
@@ -448,11 +796,21 @@ static int check_registered(char **names, int n)
 			bad = 1;
 		}
 		if (!best || best->family != (enum fh_family)f ||
-		    !fh_kernel_usable(best)) {
-			printf("FAIL fh_kernel_best(%d) is not a usable kernel "
-			       "of that family\n", f);
+		    !fh_kernel_usable(best) || best->lanes != 1) {
+			printf("FAIL fh_kernel_best(%d) is not a usable "
+			       "single-stream kernel of that family\n", f);
 			bad = 1;
 		}
+		const struct fh_kernel *mb =
+			fh_kernel_best_multi((enum fh_family)f);
+		if (mb && (mb->family != (enum fh_family)f ||
+			   !fh_kernel_usable(mb) || mb->lanes < 2)) {
+			printf("FAIL fh_kernel_best_multi(%d) is not a usable "
+			       "multi-buffer kernel of that family\n", f);
+			bad = 1;
+		}
+		printf("family %d: picks %s and multi-buffer %s\n", f,
+		       best ? best->name : "(none)", mb ? mb->name : "(none)");
 	}
 	if (!fh_kernel_usable(&fh_md5_portable) ||
 	    !fh_kernel_usable(&fh_keccak_portable)) {
@@ -483,7 +841,18 @@ int main(int argc, char **argv)
 
 	if (argc == 2) {
 		int status = 0;
-		const struct fh_kernel *k = tu_kernel_arg(argv[1], &status);
+		const struct fh_kernel *k = fh_kernel_by_name(argv[1]);
+		if (k && k->lanes > 1) {
+			switch (multi_testable(k)) {
+			case 1:
+				return test_multi(k);
+			case 0:
+				return TU_EXIT_SKIP;
+			default:
+				return 1;
+			}
+		}
+		k = tu_kernel_arg(argv[1], &status);
 		if (!k)
 			return status;
 		return test_kernel(k);
@@ -492,6 +861,20 @@ int main(int argc, char **argv)
 	const struct fh_kernel *k;
 	unsigned tested = 0;
 	for (size_t i = 0; (k = fh_kernel_at(i)); i++) {
+		if (k->lanes > 1) {
+			switch (multi_testable(k)) {
+			case 1:
+				test_multi(k);
+				tested++;
+				break;
+			case 0:
+				break;
+			default:
+				n_failed++;
+				break;
+			}
+			continue;
+		}
 		switch (tu_kernel_testable(k)) {
 		case TU_KERNEL_RUN:
 			test_kernel(k);

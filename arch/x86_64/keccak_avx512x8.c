@@ -1,0 +1,190 @@
+/* keccak_avx512x8.c: the sponge absorb loop of eight independent
+ * Keccak-f[1600] states at once, one per 64-bit element of the AVX-512 ZMM
+ * registers, with VPTERNLOGQ (theta's five-way XOR in two operations, chi
+ * in one) and VPROLQ (rotates in one).  ISA: x86-64 + AVX-512F; built in
+ * the AVX-512 library with -mavx512f -mavx512vl, so it asks for both
+ * (FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL).  8 lanes.
+ *
+ * NEVER EXECUTED ON AVX-512 HARDWARE: it was written on an AMD Zen 3
+ * machine without AVX-512, where neither the CPU nor qemu 7.2 runs it.
+ * Its logic (truth tables, rotations, round constants and the transposes
+ * of the input and the states) runs here against the portable kernel,
+ * state by state, through the plain-C emulation of its operations in
+ * avx512_ops.h (arch/x86_64/test_avx512_emu.c); the round itself is
+ * keccak_round.h's, which keccak-bmi2 and keccak-avx2x4 run natively.
+ * The compiled AVX-512 code is tested only where tests/unit's `kernel
+ * keccak-avx512x8` runs on a CPU with AVX-512.  Speed: not measured.
+ * The published figure for this shape is 0.51 cycles/byte for KT128 on
+ * Skylake-X (XKCP's times8), about 1.26 aggregate for SHA3-256, and the
+ * bound about 1.05 (perf-anchors §1d, §3.2); dispatch lists it after
+ * keccak-avx2x4 until a machine with AVX-512 has measured it.
+ *
+ * Shape: lane A[x,y] of state s is element s of vector x + 5y (XKCP's
+ * times8 layout): the round is plain element-wise code with no shuffles,
+ * about 95 operations for eight states, and the 32 ZMM registers hold the
+ * 25 lanes and most temporaries.
+ *
+ * Loading: each state's block is read 16 bytes (two lanes) at a time;
+ * states 0, 2, 4, 6 go into the four 128-bit quarters of one row, 1, 3,
+ * 5, 7 into another, and one 64-bit unpack inside the quarters pairs them
+ * up, so lane j of all eight states is one unpack of two rows, about four
+ * operations a lane against some 2300 for the permutation (no gathers:
+ * slow on AMD and, since the Gather Data Sampling microcode fix, on
+ * Intel).  An odd last lane is read 8 bytes at a time.  The states are
+ * loaded and stored the same way, once per call.
+ */
+#include <stdint.h>
+
+#include "avx512_ops.h"
+#include "kernels_x86.h"
+#include "keccak_round.h"
+
+#define FH_XN 8
+
+/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
+static const uint64_t keccak_rc[24] = {
+	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
+	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
+	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
+	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
+	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
+	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
+	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
+	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+};
+
+#define FH_LANE fh_zmm
+#define FH_XOR(a, b) FH_Z_XOR(a, b)
+#define FH_XOR5(a, b, c, d, e) \
+	FH_Z_TERNLOG64(FH_Z_TERNLOG64(a, b, c, FH_TL_XOR3), d, e, FH_TL_XOR3)
+/* VPROLQ by 0 (lane A[0,0]) is the identity. */
+#define FH_ROL(x, n) FH_Z_ROL64(x, n)
+#define FH_THETA_D(c0, c2) FH_Z_XOR(c0, FH_Z_ROL64(c2, 1))
+#define FH_CHI(a, b, c) FH_Z_TERNLOG64(a, b, c, FH_TL_CHI)
+#define FH_IOTA(x, i) FH_Z_XOR(x, FH_Z_SET1_64(keccak_rc[i]))
+
+/* Lanes 0..N-1 of the eight inputs at P[s] + OFF, little-endian: element
+ * s of OUT[j] is lane j of input s. */
+static inline void load_lanes(fh_zmm *out, const uint8_t *const *p,
+			      size_t off, size_t n)
+{
+	size_t j = 0;
+
+	for (; j + 2 <= n; j += 2, off += 16) {
+		fh_zmm r0 = FH_Z_LOAD4X128(p[0] + off, p[2] + off, p[4] + off,
+					   p[6] + off);
+		fh_zmm r1 = FH_Z_LOAD4X128(p[1] + off, p[3] + off, p[5] + off,
+					   p[7] + off);
+
+		out[j] = FH_Z_UNPACKLO64(r0, r1);
+		out[j + 1] = FH_Z_UNPACKHI64(r0, r1);
+	}
+	if (j < n) {
+		fh_zmm r0 = FH_Z_LOAD4X64(p[0] + off, p[2] + off, p[4] + off,
+					  p[6] + off);
+		fh_zmm r1 = FH_Z_LOAD4X64(p[1] + off, p[3] + off, p[5] + off,
+					  p[7] + off);
+
+		out[j] = FH_Z_UNPACKLO64(r0, r1);
+	}
+}
+
+/* The inverse of load_lanes at offset 0. */
+static inline void store_lanes(uint8_t *const *p, const fh_zmm *v, size_t n)
+{
+	size_t j = 0, off = 0;
+
+	for (; j + 2 <= n; j += 2, off += 16) {
+		fh_zmm r0 = FH_Z_UNPACKLO64(v[j], v[j + 1]);
+		fh_zmm r1 = FH_Z_UNPACKHI64(v[j], v[j + 1]);
+
+		FH_Z_STORE4X128(r0, p[0] + off, p[2] + off, p[4] + off,
+				p[6] + off);
+		FH_Z_STORE4X128(r1, p[1] + off, p[3] + off, p[5] + off,
+				p[7] + off);
+	}
+	if (j < n) {
+		fh_zmm r0 = FH_Z_UNPACKLO64(v[j], v[j]);
+		fh_zmm r1 = FH_Z_UNPACKHI64(v[j], v[j]);
+
+		FH_Z_STORE4X64(r0, p[0] + off, p[2] + off, p[4] + off,
+			       p[6] + off);
+		FH_Z_STORE4X64(r1, p[1] + off, p[3] + off, p[5] + off,
+			       p[7] + off);
+	}
+}
+
+static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
+				      const uint8_t *const *data,
+				      size_t nblocks, size_t rate)
+{
+	uint8_t *sp[FH_XN];
+	fh_zmm s[25];
+
+	if (!nblocks)
+		return;
+	for (int i = 0; i < FH_XN; i++)
+		sp[i] = (uint8_t *)states[i];
+	load_lanes(s, (const uint8_t *const *)sp, 0, 25);
+
+	fh_zmm FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
+
+	a00 = s[0];  a10 = s[1];  a20 = s[2];  a30 = s[3];  a40 = s[4];
+	a01 = s[5];  a11 = s[6];  a21 = s[7];  a31 = s[8];  a41 = s[9];
+	a02 = s[10]; a12 = s[11]; a22 = s[12]; a32 = s[13]; a42 = s[14];
+	a03 = s[15]; a13 = s[16]; a23 = s[17]; a33 = s[18]; a43 = s[19];
+	a04 = s[20]; a14 = s[21]; a24 = s[22]; a34 = s[23]; a44 = s[24];
+
+	for (size_t off = 0; nblocks; nblocks--, off += rate) {
+		fh_zmm in[FH_MAX_BLOCK / 8];
+
+		/* XOR the block's rate/8 lanes into the state: the cases
+		 * fall through from the last lane down. */
+		load_lanes(in, data, off, rate / 8);
+#define FH_IN(v, i) v = FH_XOR(v, in[i])
+		switch (rate / 8) {
+		case 21: FH_IN(a04, 20); /* fall through */
+		case 20: FH_IN(a43, 19); /* fall through */
+		case 19: FH_IN(a33, 18); /* fall through */
+		case 18: FH_IN(a23, 17); /* fall through */
+		case 17: FH_IN(a13, 16); /* fall through */
+		case 16: FH_IN(a03, 15); /* fall through */
+		case 15: FH_IN(a42, 14); /* fall through */
+		case 14: FH_IN(a32, 13); /* fall through */
+		case 13: FH_IN(a22, 12); /* fall through */
+		case 12: FH_IN(a12, 11); /* fall through */
+		case 11: FH_IN(a02, 10); /* fall through */
+		case 10: FH_IN(a41, 9);  /* fall through */
+		case 9:  FH_IN(a31, 8);  /* fall through */
+		case 8:  FH_IN(a21, 7);  /* fall through */
+		case 7:  FH_IN(a11, 6);  /* fall through */
+		case 6:  FH_IN(a01, 5);  /* fall through */
+		case 5:  FH_IN(a40, 4);  /* fall through */
+		case 4:  FH_IN(a30, 3);  /* fall through */
+		case 3:  FH_IN(a20, 2);  /* fall through */
+		case 2:  FH_IN(a10, 1);  /* fall through */
+		case 1:  FH_IN(a00, 0);  /* fall through */
+		default: break;
+		}
+#undef FH_IN
+		for (unsigned i = 0; i < 24; i += 2) {
+			FH_KECCAK_ROUND(a, e, i);
+			FH_KECCAK_ROUND(e, a, i + 1);
+		}
+	}
+
+	s[0] = a00;  s[1] = a10;  s[2] = a20;  s[3] = a30;  s[4] = a40;
+	s[5] = a01;  s[6] = a11;  s[7] = a21;  s[8] = a31;  s[9] = a41;
+	s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42;
+	s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43;
+	s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44;
+	store_lanes(sp, s, 25);
+}
+
+const struct fh_kernel fh_keccak_avx512x8 = {
+	.name = "keccak-avx512x8",
+	.family = FH_FAMILY_KECCAK,
+	.lanes = FH_XN,
+	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL,
+	.keccak_absorb_xn = fh_keccak_absorb_avx512x8,
+};
