@@ -1,7 +1,8 @@
 /* keccak_round.h: one round of Keccak-f[1600] as a macro over lane
- * operations, for kernels that hold each lane in its own register: the
- * general-register kernel (a lane is a uint64_t) and the AVX-512VL kernel
- * (a lane is the low half of an XMM register).  Only macros, no code.
+ * operations, for kernels that hold each lane in its own register: a
+ * lane is a uint64_t in keccak-bmi2, a vector register in keccak-avx2 and
+ * keccak-avx512 (one state) and in keccak-avx2x4 and keccak-avx512x8 (one
+ * lane of 4 or 8 states side by side).  Only macros, no code.
  *
  * The including file defines, for its lane type FH_LANE:
  *   FH_XOR(a, b)            a ^ b
