@@ -79,45 +79,15 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 {
 	__m128i FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
 
-	a00 = lane_load(s + 0);  a10 = lane_load(s + 1);  a20 = lane_load(s + 2);
-	a30 = lane_load(s + 3);  a40 = lane_load(s + 4);  a01 = lane_load(s + 5);
-	a11 = lane_load(s + 6);  a21 = lane_load(s + 7);  a31 = lane_load(s + 8);
-	a41 = lane_load(s + 9);  a02 = lane_load(s + 10); a12 = lane_load(s + 11);
-	a22 = lane_load(s + 12); a32 = lane_load(s + 13); a42 = lane_load(s + 14);
-	a03 = lane_load(s + 15); a13 = lane_load(s + 16); a23 = lane_load(s + 17);
-	a33 = lane_load(s + 18); a43 = lane_load(s + 19); a04 = lane_load(s + 20);
-	a14 = lane_load(s + 21); a24 = lane_load(s + 22); a34 = lane_load(s + 23);
-	a44 = lane_load(s + 24);
+#define FH_LOAD(v, i) v = lane_load(s + i);
+	FH_KECCAK_EACH_LANE(FH_LOAD)
+#undef FH_LOAD
 
 	for (; nblocks; nblocks--) {
 		if (data) {
-			/* XOR the block's rate/8 lanes into the state: the
-			 * cases fall through from the last lane down. */
+			/* XOR the block's rate/8 lanes into the state. */
 #define FH_IN(v, i) v = _mm_xor_si128(v, data_lane(data, i))
-			switch (rate / 8) {
-			case 21: FH_IN(a04, 20); /* fall through */
-			case 20: FH_IN(a43, 19); /* fall through */
-			case 19: FH_IN(a33, 18); /* fall through */
-			case 18: FH_IN(a23, 17); /* fall through */
-			case 17: FH_IN(a13, 16); /* fall through */
-			case 16: FH_IN(a03, 15); /* fall through */
-			case 15: FH_IN(a42, 14); /* fall through */
-			case 14: FH_IN(a32, 13); /* fall through */
-			case 13: FH_IN(a22, 12); /* fall through */
-			case 12: FH_IN(a12, 11); /* fall through */
-			case 11: FH_IN(a02, 10); /* fall through */
-			case 10: FH_IN(a41, 9);  /* fall through */
-			case 9:  FH_IN(a31, 8);  /* fall through */
-			case 8:  FH_IN(a21, 7);  /* fall through */
-			case 7:  FH_IN(a11, 6);  /* fall through */
-			case 6:  FH_IN(a01, 5);  /* fall through */
-			case 5:  FH_IN(a40, 4);  /* fall through */
-			case 4:  FH_IN(a30, 3);  /* fall through */
-			case 3:  FH_IN(a20, 2);  /* fall through */
-			case 2:  FH_IN(a10, 1);  /* fall through */
-			case 1:  FH_IN(a00, 0);  /* fall through */
-			default: break;
-			}
+			FH_KECCAK_EACH_RATE_LANE(rate / 8, FH_IN)
 #undef FH_IN
 			data += rate;
 		}
@@ -127,15 +97,9 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 		}
 	}
 
-	lane_store(s + 0, a00);  lane_store(s + 1, a10);  lane_store(s + 2, a20);
-	lane_store(s + 3, a30);  lane_store(s + 4, a40);  lane_store(s + 5, a01);
-	lane_store(s + 6, a11);  lane_store(s + 7, a21);  lane_store(s + 8, a31);
-	lane_store(s + 9, a41);  lane_store(s + 10, a02); lane_store(s + 11, a12);
-	lane_store(s + 12, a22); lane_store(s + 13, a32); lane_store(s + 14, a42);
-	lane_store(s + 15, a03); lane_store(s + 16, a13); lane_store(s + 17, a23);
-	lane_store(s + 18, a33); lane_store(s + 19, a43); lane_store(s + 20, a04);
-	lane_store(s + 21, a14); lane_store(s + 22, a24); lane_store(s + 23, a34);
-	lane_store(s + 24, a44);
+#define FH_STORE(v, i) lane_store(s + i, v);
+	FH_KECCAK_EACH_LANE(FH_STORE)
+#undef FH_STORE
 }
 
 static void fh_keccak_absorb_avx2(uint64_t state[25], const uint8_t *data,

@@ -129,43 +129,17 @@ static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
 
 	fh_zmm FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
 
-	a00 = s[0];  a10 = s[1];  a20 = s[2];  a30 = s[3];  a40 = s[4];
-	a01 = s[5];  a11 = s[6];  a21 = s[7];  a31 = s[8];  a41 = s[9];
-	a02 = s[10]; a12 = s[11]; a22 = s[12]; a32 = s[13]; a42 = s[14];
-	a03 = s[15]; a13 = s[16]; a23 = s[17]; a33 = s[18]; a43 = s[19];
-	a04 = s[20]; a14 = s[21]; a24 = s[22]; a34 = s[23]; a44 = s[24];
+#define FH_LOAD(v, i) v = s[i];
+	FH_KECCAK_EACH_LANE(FH_LOAD)
+#undef FH_LOAD
 
 	for (size_t off = 0; nblocks; nblocks--, off += rate) {
 		fh_zmm in[FH_MAX_BLOCK / 8];
 
-		/* XOR the block's rate/8 lanes into the state: the cases
-		 * fall through from the last lane down. */
+		/* XOR the block's rate/8 lanes into the state. */
 		load_lanes(in, data, off, rate / 8);
 #define FH_IN(v, i) v = FH_XOR(v, in[i])
-		switch (rate / 8) {
-		case 21: FH_IN(a04, 20); /* fall through */
-		case 20: FH_IN(a43, 19); /* fall through */
-		case 19: FH_IN(a33, 18); /* fall through */
-		case 18: FH_IN(a23, 17); /* fall through */
-		case 17: FH_IN(a13, 16); /* fall through */
-		case 16: FH_IN(a03, 15); /* fall through */
-		case 15: FH_IN(a42, 14); /* fall through */
-		case 14: FH_IN(a32, 13); /* fall through */
-		case 13: FH_IN(a22, 12); /* fall through */
-		case 12: FH_IN(a12, 11); /* fall through */
-		case 11: FH_IN(a02, 10); /* fall through */
-		case 10: FH_IN(a41, 9);  /* fall through */
-		case 9:  FH_IN(a31, 8);  /* fall through */
-		case 8:  FH_IN(a21, 7);  /* fall through */
-		case 7:  FH_IN(a11, 6);  /* fall through */
-		case 6:  FH_IN(a01, 5);  /* fall through */
-		case 5:  FH_IN(a40, 4);  /* fall through */
-		case 4:  FH_IN(a30, 3);  /* fall through */
-		case 3:  FH_IN(a20, 2);  /* fall through */
-		case 2:  FH_IN(a10, 1);  /* fall through */
-		case 1:  FH_IN(a00, 0);  /* fall through */
-		default: break;
-		}
+		FH_KECCAK_EACH_RATE_LANE(rate / 8, FH_IN)
 #undef FH_IN
 		for (unsigned i = 0; i < 24; i += 2) {
 			FH_KECCAK_ROUND(a, e, i);
@@ -173,11 +147,9 @@ static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
 		}
 	}
 
-	s[0] = a00;  s[1] = a10;  s[2] = a20;  s[3] = a30;  s[4] = a40;
-	s[5] = a01;  s[6] = a11;  s[7] = a21;  s[8] = a31;  s[9] = a41;
-	s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42;
-	s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43;
-	s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44;
+#define FH_STORE(v, i) s[i] = v;
+	FH_KECCAK_EACH_LANE(FH_STORE)
+#undef FH_STORE
 	store_lanes(sp, s, 25);
 }
 

@@ -70,40 +70,16 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 {
 	uint64_t FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
 
-	a00 = s[0];  a10 = s[1];  a20 = s[2];  a30 = s[3];  a40 = s[4];
-	a01 = s[5];  a11 = s[6];  a21 = s[7];  a31 = s[8];  a41 = s[9];
-	a02 = s[10]; a12 = s[11]; a22 = s[12]; a32 = s[13]; a42 = s[14];
-	a03 = s[15]; a13 = s[16]; a23 = s[17]; a33 = s[18]; a43 = s[19];
-	a04 = s[20]; a14 = s[21]; a24 = s[22]; a34 = s[23]; a44 = s[24];
+#define FH_LOAD(v, i) v = s[i];
+	FH_KECCAK_EACH_LANE(FH_LOAD)
+#undef FH_LOAD
 
 	for (; nblocks; nblocks--) {
 		if (data) {
-			/* XOR the block's rate/8 lanes into the state: the
-			 * cases fall through from the last lane down. */
-			switch (rate / 8) {
-			case 21: a04 ^= lane_at(data, 20); /* fall through */
-			case 20: a43 ^= lane_at(data, 19); /* fall through */
-			case 19: a33 ^= lane_at(data, 18); /* fall through */
-			case 18: a23 ^= lane_at(data, 17); /* fall through */
-			case 17: a13 ^= lane_at(data, 16); /* fall through */
-			case 16: a03 ^= lane_at(data, 15); /* fall through */
-			case 15: a42 ^= lane_at(data, 14); /* fall through */
-			case 14: a32 ^= lane_at(data, 13); /* fall through */
-			case 13: a22 ^= lane_at(data, 12); /* fall through */
-			case 12: a12 ^= lane_at(data, 11); /* fall through */
-			case 11: a02 ^= lane_at(data, 10); /* fall through */
-			case 10: a41 ^= lane_at(data, 9);  /* fall through */
-			case 9:  a31 ^= lane_at(data, 8);  /* fall through */
-			case 8:  a21 ^= lane_at(data, 7);  /* fall through */
-			case 7:  a11 ^= lane_at(data, 6);  /* fall through */
-			case 6:  a01 ^= lane_at(data, 5);  /* fall through */
-			case 5:  a40 ^= lane_at(data, 4);  /* fall through */
-			case 4:  a30 ^= lane_at(data, 3);  /* fall through */
-			case 3:  a20 ^= lane_at(data, 2);  /* fall through */
-			case 2:  a10 ^= lane_at(data, 1);  /* fall through */
-			case 1:  a00 ^= lane_at(data, 0);  /* fall through */
-			default: break;
-			}
+			/* XOR the block's rate/8 lanes into the state. */
+#define FH_IN(v, i) v ^= lane_at(data, i)
+			FH_KECCAK_EACH_RATE_LANE(rate / 8, FH_IN)
+#undef FH_IN
 			data += rate;
 		}
 		for (unsigned i = 0; i < 24; i += 2) {
@@ -112,11 +88,9 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 		}
 	}
 
-	s[0] = a00;  s[1] = a10;  s[2] = a20;  s[3] = a30;  s[4] = a40;
-	s[5] = a01;  s[6] = a11;  s[7] = a21;  s[8] = a31;  s[9] = a41;
-	s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42;
-	s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43;
-	s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44;
+#define FH_STORE(v, i) s[i] = v;
+	FH_KECCAK_EACH_LANE(FH_STORE)
+#undef FH_STORE
 }
 
 static void fh_keccak_absorb_bmi2(uint64_t state[25], const uint8_t *data,

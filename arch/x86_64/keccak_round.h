@@ -86,4 +86,42 @@
 		E##00 = FH_IOTA(E##00, i);                                \
 	} while (0)
 
+/* OP(lane, i) for each of the 25 lanes, i being the lane's index x + 5*y
+ * in a uint64_t[25] state: for loading and storing the lane variables. */
+#define FH_KECCAK_EACH_LANE(OP)                                        \
+	OP(a00, 0)  OP(a10, 1)  OP(a20, 2)  OP(a30, 3)  OP(a40, 4)      \
+	OP(a01, 5)  OP(a11, 6)  OP(a21, 7)  OP(a31, 8)  OP(a41, 9)      \
+	OP(a02, 10) OP(a12, 11) OP(a22, 12) OP(a32, 13) OP(a42, 14)     \
+	OP(a03, 15) OP(a13, 16) OP(a23, 17) OP(a33, 18) OP(a43, 19)     \
+	OP(a04, 20) OP(a14, 21) OP(a24, 22) OP(a34, 23) OP(a44, 24)
+
+/* IN(lane, i) for the first N lanes of the state (N = rate / 8, at most
+ * 21): XORs a block into the rate part.  The cases fall through from the
+ * last lane down, so a rate's lanes cost one jump. */
+#define FH_KECCAK_EACH_RATE_LANE(N, IN)                                \
+	switch (N) {                                                   \
+	case 21: IN(a04, 20); /* fall through */                       \
+	case 20: IN(a43, 19); /* fall through */                       \
+	case 19: IN(a33, 18); /* fall through */                       \
+	case 18: IN(a23, 17); /* fall through */                       \
+	case 17: IN(a13, 16); /* fall through */                       \
+	case 16: IN(a03, 15); /* fall through */                       \
+	case 15: IN(a42, 14); /* fall through */                       \
+	case 14: IN(a32, 13); /* fall through */                       \
+	case 13: IN(a22, 12); /* fall through */                       \
+	case 12: IN(a12, 11); /* fall through */                       \
+	case 11: IN(a02, 10); /* fall through */                       \
+	case 10: IN(a41, 9);  /* fall through */                       \
+	case 9:  IN(a31, 8);  /* fall through */                       \
+	case 8:  IN(a21, 7);  /* fall through */                       \
+	case 7:  IN(a11, 6);  /* fall through */                       \
+	case 6:  IN(a01, 5);  /* fall through */                       \
+	case 5:  IN(a40, 4);  /* fall through */                       \
+	case 4:  IN(a30, 3);  /* fall through */                       \
+	case 3:  IN(a20, 2);  /* fall through */                       \
+	case 2:  IN(a10, 1);  /* fall through */                       \
+	case 1:  IN(a00, 0);  /* fall through */                       \
+	default: break;                                                \
+	}
+
 #endif
