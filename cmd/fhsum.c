@@ -173,17 +173,52 @@ static void default_from_name(struct cli *c)
 	}
 }
 
+/* The CPU as the kernel choice saw it: "AMD family 25 model 17". */
+static const char *cpu_name(char *buf, size_t size)
+{
+	const struct fh_cpu_id *id = fh_cpu_identity();
+
+	switch (id->vendor) {
+	case FH_VENDOR_INTEL:
+	case FH_VENDOR_AMD:
+		snprintf(buf, size, "%s family %u model %u",
+			 id->vendor == FH_VENDOR_INTEL ? "Intel" : "AMD",
+			 id->family, id->model);
+		break;
+	case FH_VENDOR_ARM_IMPL:
+		snprintf(buf, size, "MIDR 0x%08x", (unsigned)id->midr);
+		break;
+	default:
+		snprintf(buf, size, "unknown");
+	}
+	return buf;
+}
+
 static void list_kernels(const struct cli *c)
 {
+	static const char *const why[] = {
+		[FH_WHY_PICKED] = "",
+		[FH_WHY_FORCED] = "forced",
+		[FH_WHY_UNSUPPORTED] = "",
+		[FH_WHY_SLOWER_HERE] = "slower on this CPU",
+		[FH_WHY_OUTRANKED] = "a faster one is picked",
+		[FH_WHY_NOT_FORCED] = "another is forced",
+	};
 	const struct fh_kernel *k;
+	char cpu[64];
 
-	printf("%-20s %-7s %5s  %-11s %s\n", "KERNEL", "FAMILY", "LANES", "CPU", "PICKED");
-	for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++)
-		printf("%-20s %-7s %5u  %-11s %s\n", k->name,
+	printf("%-20s %-7s %5s  %-11s %-6s %s\n", "KERNEL", "FAMILY", "LANES",
+	       "CPU", "PICKED", "WHY NOT");
+	for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++) {
+		enum fh_kernel_why w = fh_kernel_why(k, &c->kernels);
+		bool in = w == FH_WHY_PICKED || w == FH_WHY_FORCED;
+
+		printf("%-20s %-7s %5u  %-11s %-6s %s\n", k->name,
 		       k->family == FH_FAMILY_MD5 ? "md5" : "keccak", k->lanes,
 		       fh_kernel_usable(k) ? "usable" : "unsupported",
-		       c->kernels.by_family[k->family] == k ||
-				       c->kernels.multi[k->family] == k ? "*" : "");
+		       in ? "*" : "-", in ? "" : why[w]);
+	}
+	printf("# this CPU: %s\n", cpu_name(cpu, sizeof cpu));
 }
 
 int main(int argc, char **argv)
@@ -297,7 +332,10 @@ int main(int argc, char **argv)
 	}
 	if (bench)
 		return fh_benchmark(bench_algo);
-	if (c.debug)
+	if (c.debug) {
+		char cpu[64];
+
+		fprintf(stderr, "%s: CPU %s\n", fh_prog, cpu_name(cpu, sizeof cpu));
 		for (size_t f = 0; f < FH_FAMILY_COUNT; f++) {
 			fprintf(stderr, "%s: kernel %s\n", fh_prog,
 				c.kernels.by_family[f]->name);
@@ -305,6 +343,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "%s: multi-buffer kernel %s\n", fh_prog,
 					c.kernels.multi[f]->name);
 		}
+	}
 
 	struct operands ops = {
 		.argv = argv + optind,

@@ -2,7 +2,7 @@
  * own; only the portable kernels run there. */
 #include "kernel.h"
 
-uint32_t fh_cpu_probe(void)
+void fh_cpu_probe(struct fh_cpu_id *id)
 {
-	return 0;
+	*id = (struct fh_cpu_id){ .vendor = FH_VENDOR_UNKNOWN };
 }

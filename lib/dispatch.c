@@ -13,20 +13,24 @@
 #endif
 
 /* Each family's kernels, best first, ending with the portable one.  The
- * x86-64 order is measured on AMD Zen 3 (tests/bench/kernels.sh): the
- * general-register kernels beat keccak-avx2.  The AVX-512 kernels have
- * never run on AVX-512 hardware, so they come after the general-register
- * ones (reachable with --kernel) until measured there.  FH_HAVE_X86_* says
- * which instruction sets' libraries arch/x86_64/meson.build built. */
+ * x86-64 order is measured (`fhsum --benchmark`, tests/bench/kernels.sh)
+ * on AMD Zen 4 (SHA3-256 MB/s, one core: keccak-avx512 593, keccak-bmi2
+ * 520, keccak-avx2 355) and Zen 3, where keccak-bmi2 beats keccak-avx2
+ * too.  md5-avx512 loses to md5-bmi on Zen 4 (654 against 785 MB/s: its
+ * VPROLD takes two cycles there) and should win where rotates take one
+ * (4.05 against 4.5 cycles/byte on Skylake-X, research/perf-anchors.md),
+ * so its `prefer` asks for FH_CPU_X86_VPROL_FAST, which fh_cpu_traits
+ * sets for Intel.  FH_HAVE_X86_* says which instruction sets' libraries
+ * arch/x86_64/meson.build built. */
 static const struct fh_kernel *const md5_kernels[] = {
 #if defined(__aarch64__)
 	&fh_md5_gpr,
 #endif
-#if defined(__x86_64__) && defined(FH_HAVE_X86_BMI)
-	&fh_md5_bmi,
-#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	&fh_md5_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BMI)
+	&fh_md5_bmi,
 #endif
 	&fh_md5_portable,
 };
@@ -37,11 +41,11 @@ static const struct fh_kernel *const keccak_kernels[] = {
 	&fh_keccak_sha3ce,
 	&fh_keccak_gpr,
 #endif
-#if defined(__x86_64__) && defined(FH_HAVE_X86_BMI)
-	&fh_keccak_bmi2,
-#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	&fh_keccak_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BMI)
+	&fh_keccak_bmi2,
 #endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
 	&fh_keccak_avx2,
@@ -50,17 +54,17 @@ static const struct fh_kernel *const keccak_kernels[] = {
 };
 
 /* Each family's multi-buffer kernels, best first; there may be none, so
- * each list ends with NULL.  As above, the AVX-512 ones have never run on
- * AVX-512 hardware and come after the AVX2 ones until measured there. */
+ * each list ends with NULL.  On Zen 4 the AVX-512 ones are 1.4x (MD5)
+ * and 1.9x (Keccak) their AVX2 counterparts. */
 static const struct fh_kernel *const md5_multi_kernels[] = {
 #if defined(__aarch64__)
 	&fh_md5_neonx4,
 #endif
-#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
-	&fh_md5_avx2x8,
-#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	&fh_md5_avx512x16,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_md5_avx2x8,
 #endif
 	NULL,
 };
@@ -72,11 +76,11 @@ static const struct fh_kernel *const keccak_multi_kernels[] = {
 	&fh_keccak_sha3cex2,
 	&fh_keccak_neonx2,
 #endif
-#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
-	&fh_keccak_avx2x4,
-#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	&fh_keccak_avx512x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_keccak_avx2x4,
 #endif
 	NULL,
 };
@@ -96,11 +100,13 @@ static const struct {
 };
 
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static struct fh_cpu_id cpu_id;
 static uint32_t cpu_features;
 
 static void probe(void)
 {
-	cpu_features = fh_cpu_probe();
+	fh_cpu_probe(&cpu_id);
+	cpu_features = fh_cpu_traits(&cpu_id);
 }
 
 uint32_t fh_cpu_features(void)
@@ -109,30 +115,59 @@ uint32_t fh_cpu_features(void)
 	return cpu_features;
 }
 
+const struct fh_cpu_id *fh_cpu_identity(void)
+{
+	pthread_once(&probe_once, probe);
+	return &cpu_id;
+}
+
 int fh_kernel_usable(const struct fh_kernel *k)
 {
 	return (k->features & ~fh_cpu_features()) == 0;
 }
 
-static bool preferred(const struct fh_kernel *k)
+static bool fits(const struct fh_kernel *k, uint32_t cpu)
 {
-	return fh_kernel_usable(k) && (k->prefer & ~fh_cpu_features()) == 0;
+	return ((k->features | k->prefer) & ~cpu) == 0;
+}
+
+const struct fh_kernel *fh_kernel_pick(enum fh_family family, bool multi,
+				       uint32_t cpu)
+{
+	const struct fh_kernel *const *list = multi ? multi_tables[family].list
+						     : tables[family].list;
+	size_t n = multi ? multi_tables[family].count : tables[family].count;
+
+	for (size_t i = 0; i < n; i++)
+		if (fits(list[i], cpu))
+			return list[i];
+	return multi ? NULL : list[n - 1];
 }
 
 const struct fh_kernel *fh_kernel_best(enum fh_family family)
 {
-	for (size_t i = 0; i < tables[family].count; i++)
-		if (preferred(tables[family].list[i]))
-			return tables[family].list[i];
-	return tables[family].list[tables[family].count - 1];
+	return fh_kernel_pick(family, false, fh_cpu_features());
 }
 
 const struct fh_kernel *fh_kernel_best_multi(enum fh_family family)
 {
-	for (size_t i = 0; i < multi_tables[family].count; i++)
-		if (preferred(multi_tables[family].list[i]))
-			return multi_tables[family].list[i];
-	return NULL;
+	return fh_kernel_pick(family, true, fh_cpu_features());
+}
+
+enum fh_kernel_why fh_kernel_why(const struct fh_kernel *k,
+				 const struct fh_kernel_set *set)
+{
+	bool in_set = set->by_family[k->family] == k || set->multi[k->family] == k;
+
+	if (in_set)
+		return set->forced[k->family] ? FH_WHY_FORCED : FH_WHY_PICKED;
+	if (!fh_kernel_usable(k))
+		return FH_WHY_UNSUPPORTED;
+	if (set->forced[k->family])
+		return FH_WHY_NOT_FORCED;
+	if (!fits(k, fh_cpu_features()))
+		return FH_WHY_SLOWER_HERE;
+	return FH_WHY_OUTRANKED;
 }
 
 /* Single-stream kernels of every family first, then multi-buffer ones. */

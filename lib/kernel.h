@@ -15,7 +15,9 @@
 
 #include "fhsum.h"
 
-/* CPU feature bits, as read by fh_cpu_probe(). */
+/* CPU feature bits.  The first group says what a CPU can run, from its
+ * feature registers; the second says where a kernel that runs pays, from
+ * the CPU's identity (fh_cpu_traits). */
 enum {
 	FH_CPU_X86_BMI1 = 1u << 0,
 	FH_CPU_X86_BMI2 = 1u << 1,
@@ -25,9 +27,29 @@ enum {
 	FH_CPU_X86_AVX512BW = 1u << 5,
 	FH_CPU_ARM_ASIMD = 1u << 16,
 	FH_CPU_ARM_SHA3 = 1u << 17,
+	/* Identity traits.  Set where vector rotates take one cycle and the
+	 * one-stream AVX-512VL MD5 beats the general registers (Intel's
+	 * AVX-512 cores; on AMD Zen 4 VPROLD's two cycles lose to md5-bmi). */
+	FH_CPU_X86_VPROL_FAST = 1u << 8,
 	/* Set where the CPU's identity says the SHA3 extension beats the
 	 * general-register Keccak (cores that issue it on every vector pipe). */
 	FH_CPU_ARM_SHA3_FAST = 1u << 18,
+};
+
+/* Who made a CPU, as far as kernel choice cares. */
+enum fh_cpu_vendor {
+	FH_VENDOR_UNKNOWN,
+	FH_VENDOR_INTEL,        /* CPUID vendor "GenuineIntel" */
+	FH_VENDOR_AMD,          /* "AuthenticAMD" (and Hygon's "HygonGenuine") */
+	FH_VENDOR_ARM_IMPL,     /* AArch64: the implementer is in MIDR */
+};
+
+/* What the probe reads of a CPU: its features and its identity. */
+struct fh_cpu_id {
+	uint32_t features;      /* FH_CPU_* bits of the first group */
+	enum fh_cpu_vendor vendor;
+	unsigned family, model; /* x86-64: CPUID's display family and model */
+	uint32_t midr;          /* AArch64: MIDR_EL1, 0 when unreadable */
 };
 
 /* MD5: compress NBLOCKS consecutive 64-byte blocks into STATE. */
@@ -77,18 +99,28 @@ struct fh_kernel {
 extern const struct fh_kernel fh_md5_portable;
 extern const struct fh_kernel fh_keccak_portable;
 
-/* The CPU's FH_CPU_* bits; probed once, thread-safe. */
+/* This CPU's FH_CPU_* bits, traits included; probed once, thread-safe. */
 uint32_t fh_cpu_features(void);
-/* The probe itself, one per architecture (arch/<isa>/cpu.c); call
- * fh_cpu_features() instead. */
-uint32_t fh_cpu_probe(void);
+/* This CPU's identity as probed; thread-safe. */
+const struct fh_cpu_id *fh_cpu_identity(void);
+/* The probe itself, one per architecture (arch/<isa>/cpu.c): fills ID
+ * from the CPU.  Call fh_cpu_identity() instead. */
+void fh_cpu_probe(struct fh_cpu_id *id);
+/* ID's features with the identity traits added (FH_CPU_X86_VPROL_FAST,
+ * FH_CPU_ARM_SHA3_FAST): a pure function, so the choice of kernels can be
+ * tested for any CPU on any CPU (lib/cpu_traits.c). */
+uint32_t fh_cpu_traits(const struct fh_cpu_id *id);
 
 /* Whether this CPU can run K: it has K's `features`. */
 int fh_kernel_usable(const struct fh_kernel *k);
-/* The first single-stream kernel of FAMILY's table that this CPU runs and
- * whose `prefer` bits it also has; never NULL. */
+/* The kernel a CPU with the FH_CPU_* bits CPU gets by default: the first
+ * of FAMILY's single-stream table (MULTI false; never NULL) or of its
+ * multi-buffer table (MULTI true; NULL when none fits) that CPU runs and
+ * whose `prefer` bits it has.  A pure function of its arguments. */
+const struct fh_kernel *fh_kernel_pick(enum fh_family family, bool multi,
+				       uint32_t cpu);
+/* fh_kernel_pick for this CPU. */
 const struct fh_kernel *fh_kernel_best(enum fh_family family);
-/* The same among FAMILY's multi-buffer kernels; NULL when none fits. */
 const struct fh_kernel *fh_kernel_best_multi(enum fh_family family);
 /* The kernel named NAME, usable or not; NULL when there is none. */
 const struct fh_kernel *fh_kernel_by_name(const char *name);
@@ -115,6 +147,18 @@ enum fh_select_status {
 /* Fills SET with the best kernel of each family, then forces the kernels
  * named in FORCED (NULL, or names separated by commas).  On failure stores
  * the offending name's start in *BAD and its length in *BADLEN. */
+/* Why a kernel is or is not in SET, for listings. */
+enum fh_kernel_why {
+	FH_WHY_PICKED,          /* the best this CPU runs */
+	FH_WHY_FORCED,          /* named by --kernel or FHSUM_KERNEL */
+	FH_WHY_UNSUPPORTED,     /* this CPU cannot run it */
+	FH_WHY_SLOWER_HERE,     /* runs, but this CPU lacks its `prefer` bits */
+	FH_WHY_OUTRANKED,       /* runs, but a kernel before it was picked */
+	FH_WHY_NOT_FORCED,      /* runs, but another of its family was forced */
+};
+enum fh_kernel_why fh_kernel_why(const struct fh_kernel *k,
+				 const struct fh_kernel_set *set);
+
 enum fh_select_status fh_kernel_select(struct fh_kernel_set *set,
 				       const char *forced, const char **bad,
 				       size_t *badlen);

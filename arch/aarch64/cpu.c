@@ -1,7 +1,7 @@
-/* cpu.c (AArch64): the CPU feature probe, from the kernel's hardware
- * capability bits (getauxval(AT_HWCAP)) and, for FH_CPU_ARM_SHA3_FAST, the
- * CPU's identity (MIDR_EL1).  No ISA flags: this file runs on every AArch64
- * CPU. */
+/* cpu.c (AArch64): the CPU probe, from the kernel's hardware capability
+ * bits (getauxval(AT_HWCAP)) and the CPU's identity (MIDR_EL1), from
+ * which lib/cpu_traits.c derives FH_CPU_ARM_SHA3_FAST.  No ISA flags: this
+ * file runs on every AArch64 CPU. */
 #include <stdio.h>
 #include <sys/auxv.h>
 
@@ -16,11 +16,6 @@
 #ifndef HWCAP_SHA3
 #define HWCAP_SHA3 (1 << 17)
 #endif
-
-/* MIDR_EL1 bits [31:24] name the implementer (Arm Architecture Reference
- * Manual, MIDR_EL1); 0x61 is Apple. */
-#define FH_MIDR_IMPLEMENTER(midr) (((midr) >> 24) & 0xff)
-#define FH_MIDR_APPLE 0x61
 
 /* MIDR_EL1 of this CPU, or 0 when it cannot be read.  With HWCAP_CPUID
  * Linux emulates the MRS for user space (its documentation,
@@ -44,27 +39,20 @@ static uint64_t read_midr(unsigned long hwcap)
 	return midr;
 }
 
-/* Whether the SHA3 extension beats keccak-gpr on this CPU.  Only Apple's
- * cores issue EOR3/RAX1/XAR/BCAX on every vector pipe; Neoverse V1/V2 issue
- * them on one of four and N2 on one of two, where keccak-gpr is about twice
- * as fast (research/perf-anchors.md §4).  Unknown cores get keccak-gpr,
- * which is never far behind. */
-static int sha3_pays(uint64_t midr)
-{
-	return FH_MIDR_IMPLEMENTER(midr) == FH_MIDR_APPLE;
-}
-
-uint32_t fh_cpu_probe(void)
+void fh_cpu_probe(struct fh_cpu_id *id)
 {
 	unsigned long hw = getauxval(AT_HWCAP);
 	uint32_t f = 0;
 
 	if (hw & HWCAP_ASIMD)
 		f |= FH_CPU_ARM_ASIMD;
-	if (hw & HWCAP_SHA3) {
+	if (hw & HWCAP_SHA3)
 		f |= FH_CPU_ARM_SHA3;
-		if (sha3_pays(read_midr(hw)))
-			f |= FH_CPU_ARM_SHA3_FAST;
-	}
-	return f;
+	/* The identity matters only to the SHA3 kernels' preference; reading
+	 * it may mean opening a sysfs file, so skip it elsewhere. */
+	*id = (struct fh_cpu_id){
+		.features = f,
+		.vendor = FH_VENDOR_ARM_IMPL,
+		.midr = (f & FH_CPU_ARM_SHA3) ? (uint32_t)read_midr(hw) : 0,
+	};
 }

@@ -1,0 +1,33 @@
+/* cpu_traits.c: the identity traits of a CPU, from what its probe read.
+ * Plain C with no instruction of any ISA, so the rules for every
+ * architecture build and are tested everywhere (tests/unit/test_select.c).
+ * A trait says where a kernel that runs also pays; lib/dispatch.c's
+ * tables say which kernels ask for which trait. */
+#include "kernel.h"
+
+/* MIDR_EL1 bits [31:24] name the implementer (Arm Architecture Reference
+ * Manual, MIDR_EL1); 0x61 is Apple. */
+#define FH_MIDR_IMPLEMENTER(midr) (((midr) >> 24) & 0xff)
+#define FH_MIDR_APPLE 0x61
+
+uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
+{
+	uint32_t f = id->features;
+
+	/* Every Intel core with AVX-512 (family 6 and later: Skylake-X, Ice
+	 * Lake, Sapphire Rapids) runs VPROLD in one cycle, which makes the
+	 * one-stream AVX-512VL MD5 4.05 cycles/byte against 4.5 on general
+	 * registers (research/perf-anchors.md).  AMD Zen 4 and 5 take two,
+	 * and there md5-bmi wins (785 against 654 MB/s measured on Zen 4). */
+	if (id->vendor == FH_VENDOR_INTEL && id->family >= 6 &&
+	    (f & FH_CPU_X86_AVX512VL))
+		f |= FH_CPU_X86_VPROL_FAST;
+	/* Only Apple's cores issue EOR3/RAX1/XAR/BCAX on every vector pipe;
+	 * Neoverse V1/V2 issue them on one of four and N2 on one of two, where
+	 * keccak-gpr is about twice as fast (research/perf-anchors.md §4).
+	 * Unknown cores get keccak-gpr, which is never far behind. */
+	if (id->vendor == FH_VENDOR_ARM_IMPL && (f & FH_CPU_ARM_SHA3) &&
+	    FH_MIDR_IMPLEMENTER(id->midr) == FH_MIDR_APPLE)
+		f |= FH_CPU_ARM_SHA3_FAST;
+	return f;
+}
