@@ -26,6 +26,7 @@ struct cli {
 	struct fh_kernel_set kernels;
 	/* The engine and the inputs (beyond GNU). */
 	unsigned threads;       /* -j; 0: one per online CPU */
+	unsigned io_depth;      /* --io-depth; 0: the engine chooses */
 	bool no_mmap;
 	bool recursive;
 	const char *files_from; /* --files-from / --files0-from, or NULL */

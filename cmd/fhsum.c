@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "engine.h"
 #include "operands.h"
 #include "quote.h"
 
@@ -25,6 +26,7 @@ enum {
 	OPT_LIST_KERNELS,
 	OPT_DEBUG,
 	OPT_NO_MMAP,
+	OPT_IO_DEPTH,
 	OPT_FILES_FROM,
 	OPT_FILES0_FROM,
 	OPT_PROGRESS,
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
 	{ "debug", no_argument, NULL, OPT_DEBUG },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
+	{ "io-depth", required_argument, NULL, OPT_IO_DEPTH },
 	{ "recursive", no_argument, NULL, 'r' },
 	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 	{ "files0-from", required_argument, NULL, OPT_FILES0_FROM },
@@ -141,15 +144,16 @@ static void apply_length(struct cli *c, const char *arg)
 }
 
 /* -j N: a thread count from 1 to 1024. */
-static unsigned parse_threads(const char *arg)
+/* A count from 1 to MAX for the option WHAT ("threads"), or a usage error. */
+static unsigned parse_count(const char *arg, unsigned long max, const char *what)
 {
 	char *end;
 	unsigned long n;
 
 	errno = 0;
 	n = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || n < 1 || n > 1024) {
-		fh_error(0, "invalid number of threads: %s", fh_quote(arg));
+	if (errno || end == arg || *end || arg[0] == '-' || n < 1 || n > max) {
+		fh_error(0, "invalid number of %s: %s", what, fh_quote(arg));
 		usage_error(NULL, NULL);
 	}
 	return (unsigned)n;
@@ -256,7 +260,10 @@ int main(int argc, char **argv)
 		case OPT_KERNEL: forced = optarg; break;
 		case OPT_LIST_KERNELS: list = true; break;
 		case OPT_DEBUG: c.debug = true; break;
-		case 'j': c.threads = parse_threads(optarg); break;
+		case 'j': c.threads = parse_count(optarg, 1024, "threads"); break;
+		case OPT_IO_DEPTH:
+			c.io_depth = parse_count(optarg, FH_IO_DEPTH_MAX, "reads in flight");
+			break;
 		case OPT_NO_MMAP: c.no_mmap = true; break;
 		case 'r': c.recursive = true; break;
 		case OPT_FILES_FROM: c.files_from = optarg; c.files_delim = '\n'; break;

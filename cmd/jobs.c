@@ -12,11 +12,21 @@ void fh_job_kernels(const struct cli *c, struct fh_job *job)
 	job->multi_only = job->multi && c->kernels.forced[f];
 }
 
+/* --debug's line on how the I/O depth was chosen. */
+static void note(void *ctx, const char *line)
+{
+	(void)ctx;
+	fh_error(0, "%s", line);
+}
+
 void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e)
 {
-	e->threads = c->threads;
-	e->no_mmap = c->no_mmap;
-	e->lanes = false;
+	*e = (struct fh_engine_opts){
+		.threads = c->threads,
+		.io_depth = c->io_depth,
+		.no_mmap = c->no_mmap,
+		.note = c->debug ? note : NULL,
+	};
 	for (size_t f = 0; f < FH_FAMILY_COUNT; f++)
 		e->lanes |= c->kernels.multi[f] != NULL;
 	e->tick = fh_progress_start(c->progress) ? fh_progress_tick : NULL;

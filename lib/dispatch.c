@@ -144,6 +144,26 @@ const struct fh_kernel *fh_kernel_pick(enum fh_family family, bool multi,
 	return multi ? NULL : list[n - 1];
 }
 
+const struct fh_kernel *fh_kernel_narrowest(const struct fh_kernel *widest,
+					    unsigned busy, uint32_t cpu)
+{
+	const struct fh_kernel *const *list = multi_tables[widest->family].list;
+	size_t n = multi_tables[widest->family].count;
+	const struct fh_kernel *best = NULL;
+	bool listed = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fh_kernel *k = list[i];
+
+		listed |= k == widest;
+		if (!fits(k, cpu) || k->lanes > widest->lanes || k->lanes < busy)
+			continue;
+		if (!best || k->lanes < best->lanes)
+			best = k;
+	}
+	return listed && best ? best : widest;
+}
+
 const struct fh_kernel *fh_kernel_best(enum fh_family family)
 {
 	return fh_kernel_pick(family, false, fh_cpu_features());

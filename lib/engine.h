@@ -22,16 +22,30 @@ enum {
 
 struct fh_progress {
 	uint64_t files_done, files_known; /* inputs hashed, inputs produced */
-	uint64_t bytes_done, bytes_known; /* bytes hashed, sizes produced */
+	uint64_t bytes_done, bytes_known; /* bytes hashed so far, sizes produced */
 };
+
+/* The reads kept in flight ahead of the hashing threads by default, and
+ * the most that --io-depth may ask. */
+#define FH_IO_DEPTH_DEFAULT 32
+#define FH_IO_DEPTH_MAX 1024
 
 struct fh_engine_opts {
 	unsigned threads;      /* hashing threads; 0: one per online CPU */
+	/* Inputs opened and read ahead of the hashing threads.  1: one file
+	 * at a time, in order, in large reads (for a spinning disk); 0: 1
+	 * where the first input lies on a spinning disk, else
+	 * FH_IO_DEPTH_DEFAULT. */
+	unsigned io_depth;
 	bool no_mmap;          /* read every input, map none */
 	bool lanes;            /* some jobs have a multi-buffer kernel */
 	/* Called on the caller's thread about every 200 ms while the run
-	 * lasts (NULL: never), with what is done so far. */
+	 * lasts (NULL: never), with what is done so far: bytes count as they
+	 * are hashed, not when their input ends. */
 	void (*tick)(void *ctx, const struct fh_progress *progress);
+	/* Called on the caller's thread with a line on how the I/O depth was
+	 * chosen (NULL: never), for --debug. */
+	void (*note)(void *ctx, const char *line);
 };
 
 struct fh_job {

@@ -1,13 +1,16 @@
-/* input.c: hashing one input.  Regular files of at least FH_MAP_MIN bytes
- * are mapped in windows of FH_MAP_WINDOW bytes, so the resident set stays a
- * few windows whatever the file's size; everything else (small files,
- * pipes, sockets, devices, /proc files) is read through a per-thread
- * buffer.  A mapped file that shrinks makes the next access to a page past
- * its new end raise SIGBUS: the handler checks that the address lies in
- * the faulting thread's current window and jumps back, and the input fails
- * with FH_ESHRANK instead of killing the process. */
+/* input.c: opening and hashing one input.  Regular files of at least
+ * FH_MAP_MIN bytes are mapped in windows of FH_MAP_WINDOW bytes, so the
+ * resident set stays a few windows whatever the file's size; everything
+ * else (small files, pipes, sockets, devices, /proc files) is read through
+ * a per-thread buffer.  A mapped file that shrinks makes the next access to
+ * a page past its new end raise SIGBUS: the handler checks that the address
+ * lies in the faulting thread's current window and jumps back, and the
+ * input fails with FH_ESHRANK instead of killing the process.  A read file
+ * that ends short of the size fstat gave at open is checked again: if it
+ * shrank, FH_ESHRANK too. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -20,7 +23,8 @@
 #include "kernel.h"
 
 /* Bytes mapped at a time: the resident set of a huge file stays a few
- * windows (see FH_MAP_MIN in input.h for the measurements). */
+ * windows (see FH_MAP_MIN in input.h for the measurements), and progress
+ * moves at least once a window. */
 #define FH_MAP_WINDOW (8u << 20)
 
 /* The window the current thread is hashing, for the SIGBUS handler. */
@@ -54,6 +58,106 @@ void fh_input_init(void)
 	sigaction(SIGBUS, &sa, NULL);
 }
 
+static void describe(struct fh_input *in, const struct stat *st)
+{
+	in->regular = S_ISREG(st->st_mode);
+	in->fifo = S_ISFIFO(st->st_mode);
+	in->size = in->regular ? (uint64_t)st->st_size : 0;
+	in->dev = (uint64_t)st->st_dev;
+}
+
+int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds)
+{
+	struct stat st;
+
+	*in = (struct fh_input){ .fd = -1 };
+	/* O_NONBLOCK: a FIFO's open would wait for a writer, and the I/O
+	 * stage must never wait on one; reads wait instead (fh_input_read).
+	 * It changes nothing for regular files. */
+	in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (in->fd < 0)
+		return errno;
+	if (fds)
+		atomic_fetch_add_explicit(&fds->held, 1, memory_order_relaxed);
+	if (fstat(in->fd, &st) != 0) {
+		int err = errno;
+
+		fh_input_close(in, fds);
+		return err;
+	}
+	describe(in, &st);
+	return 0;
+}
+
+void fh_input_stdin(struct fh_input *in)
+{
+	struct stat st;
+
+	*in = (struct fh_input){ .fd = STDIN_FILENO, .is_stdin = true };
+	if (fstat(STDIN_FILENO, &st) == 0)
+		describe(in, &st);
+}
+
+void fh_input_close(struct fh_input *in, struct fh_fds *fds)
+{
+	if (in->fd < 0 || in->is_stdin)
+		return;
+	close(in->fd);
+	in->fd = -1;
+	if (fds)
+		atomic_fetch_sub_explicit(&fds->held, 1, memory_order_relaxed);
+}
+
+/* Waits until FD can be read or its writers are gone.  A FIFO opened
+ * without blocking reads as ended while no writer has come yet, so it is
+ * polled before its first read: poll reports it readable only once a
+ * writer wrote or came and left. */
+static void wait_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+}
+
+ssize_t fh_input_read(struct fh_input *in, void *buf, size_t n, uint64_t total,
+		      bool *eof)
+{
+	*eof = false;
+	if (in->fifo && total == 0)
+		wait_readable(in->fd);
+	for (;;) {
+		ssize_t got = read(in->fd, buf, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN) {
+			wait_readable(in->fd);
+			continue;
+		}
+		if (got < 0)
+			return -errno;
+		/* A short read of a regular file that reaches the size it had
+		 * at open is its end: no read returning 0 is needed.  Short of
+		 * that size (a file system that reads in pieces, or one that
+		 * shrank), read on and let the 0 tell. */
+		*eof = got == 0 || (in->regular && !in->is_stdin && (size_t)got < n &&
+				    total + (uint64_t)got >= in->size);
+		return got;
+	}
+}
+
+int fh_input_check_end(const struct fh_input *in, uint64_t total)
+{
+	struct stat st;
+
+	if (!in->regular || in->is_stdin || total >= in->size)
+		return 0;
+	if (fstat(in->fd, &st) == 0 && (uint64_t)st.st_size < in->size)
+		return FH_ESHRANK;
+	return 0;
+}
+
 /* Hashes LEN mapped bytes at P; false if the file shrank under them.
  * Its own function so that nothing it changes lives across sigsetjmp. */
 static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
@@ -71,7 +175,8 @@ static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
 
 /* Hashes the mapped part of a regular file: [*POS, END).  Returns 0, an
  * errno value or FH_ESHRANK; advances *POS. */
-static int hash_mapped(int fd, fh_ctx *ctx, off_t *pos, off_t end)
+static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
+		       off_t end)
 {
 	static long page;
 
@@ -94,67 +199,83 @@ static int hash_mapped(int fd, fh_ctx *ctx, off_t *pos, off_t end)
 		if (!whole)
 			return FH_ESHRANK;
 		*pos += (off_t)len;
+		fh_meter_add(r->meter, len);
 	}
 	return 0;
 }
 
-static int hash_read(int fd, fh_ctx *ctx, uint8_t *buf, uint64_t *size)
+/* Reads IN from its current offset to its end into CTX; *SIZE counts
+ * the bytes of IN hashed, those before this call included. */
+static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
+		     uint64_t *size)
 {
 	for (;;) {
-		ssize_t n = read(fd, buf, FH_READ_SIZE);
+		bool eof;
+		ssize_t n = fh_input_read(in, r->buf, r->bufsize, *size, &eof);
 
-		if (n == 0)
-			return 0;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		fh_update(ctx, buf, (size_t)n);
+		if (n < 0)
+			return (int)-n;
+		fh_update(ctx, r->buf, (size_t)n);
 		*size += (uint64_t)n;
+		fh_meter_add(r->meter, (uint64_t)n);
+		if (eof)
+			return fh_input_check_end(in, *size);
 	}
 }
 
-int fh_hash_input(struct fh_reader *r, const char *path,
+int fh_input_hash_ctx(struct fh_reader *r, struct fh_input *in,
+		      struct fh_fds *fds, fh_ctx *ctx, uint64_t done,
+		      uint8_t *out, size_t outlen, uint64_t *size)
+{
+	int err;
+
+	*size = done;
+	err = hash_read(r, in, ctx, size);
+	fh_input_close(in, fds);
+	if (!err)
+		fh_final(ctx, out, outlen);
+	return err;
+}
+
+int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  uint8_t *out, size_t outlen, uint64_t *size)
 {
-	bool is_stdin = path[0] == '-' && path[1] == '\0';
-	int fd = is_stdin ? STDIN_FILENO
-			  : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
 	fh_ctx ctx;
 	int err = 0;
 
 	*size = 0;
-	if (fd < 0)
-		return errno;
 	fh_init_kernel(&ctx, algo, kernel);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= FH_MAP_MIN) {
-		off_t pos = is_stdin ? lseek(fd, 0, SEEK_CUR) : 0;
+	if (in->regular && in->size >= FH_MAP_MIN) {
+		off_t pos = in->is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
+		off_t end = (off_t)in->size;
 
 		if (r->no_mmap) {
-			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-		} else if (pos >= 0 && st.st_size - pos >= FH_MAP_MIN) {
+			posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		} else if (pos >= 0 && end - pos >= (off_t)FH_MAP_MIN) {
 			off_t start = pos;
 
-			err = hash_mapped(fd, &ctx, &pos, st.st_size);
+			err = hash_mapped(r, in->fd, &ctx, &pos, end);
 			/* A file system that cannot map: read it instead. */
 			if (err > 0 && pos == start)
 				err = 0;
 			*size = (uint64_t)(pos - start);
 			/* Leave the offset where reading would have, and read
 			 * on: the file may have grown meanwhile. */
-			if (!err && lseek(fd, pos, SEEK_SET) < 0)
+			if (!err && lseek(in->fd, pos, SEEK_SET) < 0)
 				err = errno;
-			if (!err && fstat(fd, &st) == 0 && st.st_size < pos)
-				err = FH_ESHRANK;
+			if (!err) {
+				struct stat st;
+
+				if (fstat(in->fd, &st) == 0 && st.st_size < pos)
+					err = FH_ESHRANK;
+				in->size = (uint64_t)pos;
+			}
 		}
 	}
 	if (!err)
-		err = hash_read(fd, &ctx, r->buf, size);
-	if (!is_stdin)
-		close(fd);
+		err = hash_read(r, in, &ctx, size);
+	fh_input_close(in, fds);
 	if (!err)
 		fh_final(&ctx, out, outlen);
 	return err;

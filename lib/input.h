@@ -1,11 +1,15 @@
-/* input.h: hashing one input (a named file or standard input), mapped in
- * windows or read through a buffer.  Internal to the engine. */
+/* input.h: opening and hashing one input (a named file or standard
+ * input), mapped in windows or read through a buffer.  Internal to the
+ * engine: the I/O stage and the workers open inputs here, the workers and
+ * the lanes read them here. */
 #ifndef FH_INPUT_H
 #define FH_INPUT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fhsum.h"
 
@@ -14,6 +18,10 @@
  * reads took 180 ms of system time against 430 ms for 256 KiB reads, and
  * 32 KiB gained nothing more. */
 #define FH_READ_SIZE (64u << 10)
+
+/* Bytes per read(2) at I/O depth 1, the spinning-disk path: one file at a
+ * time in large sequential reads, where a seek costs more than any copy. */
+#define FH_SEQ_READ_SIZE (1u << 20)
 
 /* Regular files of at least this size are mapped in windows, smaller ones
  * read: mapping costs a mmap, page faults and a munmap with its TLB
@@ -24,20 +32,83 @@
  * time mapped and 121 ms read, with wall times within 3%. */
 #define FH_MAP_MIN (1u << 20)
 
+/* Bytes hashed by one thread, for progress: written by that thread alone,
+ * read by the caller's; a cache line of its own. */
+struct fh_meter {
+	_Atomic uint64_t bytes;
+	char pad[64 - sizeof(uint64_t)];
+};
+
+static inline void fh_meter_add(struct fh_meter *m, uint64_t n)
+{
+	if (m)
+		atomic_store_explicit(&m->bytes,
+				      atomic_load_explicit(&m->bytes, memory_order_relaxed) + n,
+				      memory_order_relaxed);
+}
+
+/* The descriptors the engine holds open, against a limit under
+ * RLIMIT_NOFILE: the I/O stage and the lanes open no more than that. */
+struct fh_fds {
+	_Atomic int held;
+	int limit;
+};
+
+/* An input opened for hashing. */
+struct fh_input {
+	int fd;                 /* -1 when not open */
+	bool is_stdin;          /* standard input: not ours to close */
+	bool regular;           /* a regular file: SIZE is its st_size */
+	bool fifo;              /* a FIFO: wait for a writer before reading */
+	uint64_t size;
+	uint64_t dev;           /* st_dev, for the storage's kind */
+};
+
 struct fh_reader {
-	uint8_t *buf;          /* read buffer, FH_READ_SIZE bytes */
+	uint8_t *buf;           /* read buffer, BUFSIZE bytes */
+	size_t bufsize;
 	bool no_mmap;
+	struct fh_meter *meter; /* counts the bytes hashed; may be NULL */
 };
 
 /* Installs the SIGBUS handler that turns a fault in a mapped window of a
  * shrinking file into FH_ESHRANK.  Call before any thread hashes. */
 void fh_input_init(void);
 
-/* Hashes PATH ("-": standard input) with ALGO on KERNEL into OUT (OUTLEN
- * bytes).  Returns 0, an errno value or FH_ESHRANK; stores the bytes hashed
- * in *SIZE.  Thread-safe with one reader per thread. */
-int fh_hash_input(struct fh_reader *r, const char *path,
+/* Opens PATH for hashing into IN, counting the descriptor in FDS (may be
+ * NULL): open(2) with O_NONBLOCK, so a FIFO without a writer does not
+ * block (reading then waits for one, as a blocking open would), and one
+ * fstat.  Returns 0 or an errno value.  Thread-safe. */
+int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds);
+/* IN as standard input (not counted, never closed); fstat's errors leave
+ * it an input of unknown kind. */
+void fh_input_stdin(struct fh_input *in);
+/* Closes IN (not standard input) and uncounts it. */
+void fh_input_close(struct fh_input *in, struct fh_fds *fds);
+
+/* Reads up to N bytes of IN into BUF: read(2), through EINTR, waiting with
+ * poll(2) where a FIFO or a non-blocking descriptor has nothing yet.
+ * TOTAL is what was read of IN so far; *EOF is set when the input ended
+ * (a short read that reaches a regular file's size counts, saving the
+ * read that would return 0).  Returns the bytes read or -errno. */
+ssize_t fh_input_read(struct fh_input *in, void *buf, size_t n, uint64_t total,
+		      bool *eof);
+/* At the end of IN after TOTAL bytes: FH_ESHRANK if a regular file ended
+ * short of its size because it shrank (fstat says so; a sysfs file whose
+ * size is only nominal does not count), else 0. */
+int fh_input_check_end(const struct fh_input *in, uint64_t total);
+
+/* Hashes IN to its end with ALGO on KERNEL into OUT (OUTLEN bytes), then
+ * closes it (not standard input) and uncounts it from FDS.  Returns 0, an
+ * errno value or FH_ESHRANK; stores the bytes hashed in *SIZE.
+ * Thread-safe with one reader per thread. */
+int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  uint8_t *out, size_t outlen, uint64_t *size);
+/* The same from a context already holding IN's first bytes (a lane's
+ * state handed over): hashes the rest, finalizes, closes. */
+int fh_input_hash_ctx(struct fh_reader *r, struct fh_input *in,
+		      struct fh_fds *fds, fh_ctx *ctx, uint64_t done,
+		      uint8_t *out, size_t outlen, uint64_t *size);
 
 #endif

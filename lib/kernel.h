@@ -119,6 +119,14 @@ int fh_kernel_usable(const struct fh_kernel *k);
  * whose `prefer` bits it has.  A pure function of its arguments. */
 const struct fh_kernel *fh_kernel_pick(enum fh_family family, bool multi,
 				       uint32_t cpu);
+/* The multi-buffer kernel to run BUSY lanes with when WIDEST was picked:
+ * of the kernels in WIDEST's family's multi-buffer table that CPU runs by
+ * default and that have no more lanes than WIDEST, the one with the fewest
+ * lanes that still hold BUSY (ties: table order), so that few inputs do
+ * not pay for idle lanes.  WIDEST itself when it is not in the table.  A
+ * pure function of its arguments. */
+const struct fh_kernel *fh_kernel_narrowest(const struct fh_kernel *widest,
+					    unsigned busy, uint32_t cpu);
 /* fh_kernel_pick for this CPU. */
 const struct fh_kernel *fh_kernel_best(enum fh_family family);
 const struct fh_kernel *fh_kernel_best_multi(enum fh_family family);

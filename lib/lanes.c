@@ -1,54 +1,73 @@
 /* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5 and SHA-3
  * are serial inside one input, so SIMD pays across inputs: a job manager
  * in the style of the multi-buffer managers of isa-l_crypto keeps one file
- * per lane and refills a lane as soon as its file ends. */
+ * per lane and refills a lane as soon as its file ends.  Inputs of every
+ * size take lanes, read in chunks; the lanes' states are the single-stream
+ * kernel's, so an input can move between the two at any block. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "input.h"
 #include "kernel.h"
 #include "lanes.h"
 
-/* Bytes read into a lane at a time.  All lanes' buffers together should
- * fit in L2, where the kernel's copy out of the page cache lands: with 8
- * lanes over 4096 cached 128 KiB files, 32 KiB buffers took 125 ms of
- * system time and 128 KiB ones 373 ms (2-core AMD EPYC, Zen 3). */
-#define FH_LANE_BUF (32u << 10)
+/* The bytes of all of a worker's lane buffers in use together, and so the
+ * bytes each of L lanes reads at a time (within the bounds below).  They
+ * should stay in L2, where read(2) copies them out of the page cache: with
+ * 8 lanes over 4096 cached 128 KiB files, 32 KiB buffers took 125 ms of
+ * system time and 128 KiB ones 373 ms (2-core AMD EPYC, Zen 3).  Memory:
+ * a worker holds at most FH_MAX_LANES buffers of FH_LANE_BUF_MAX bytes
+ * (1 MiB with 32 lanes), and the lanes' states, about 7 KiB. */
+#define FH_LANES_BYTES (512u << 10)
+#define FH_LANE_BUF_MIN (16u << 10)
+#define FH_LANE_BUF_MAX (32u << 10)
 
 struct lane {
 	struct fh_job *job;     /* NULL when the lane is free */
 	void *tag;
-	int fd;
+	struct fh_input in;
 	bool eof;
-	uint8_t *buf;
+	uint8_t *buf;           /* FH_LANE_BUF_MAX bytes, kept when freed */
 	size_t len, pos;        /* bytes in buf, bytes of them absorbed */
 	uint64_t absorbed;      /* whole blocks absorbed, in bytes */
+	uint64_t got;           /* bytes read from the input */
 };
 
 struct fh_lanes {
 	fh_lane_done_fn *done;
 	void *arg;
-	const struct fh_kernel *multi; /* the busy lanes' kernel and algorithm */
+	struct fh_meter *meter;
+	struct fh_fds *fds;
+	uint32_t cpu;
+	/* The busy lanes' widest kernel, algorithm and whether the kernel
+	 * was forced (then it alone runs them); NARROW[B] is the kernel for
+	 * B busy lanes. */
+	const struct fh_kernel *multi;
 	const struct fh_algo *algo;
-	bool multi_only;
+	bool fixed;
+	const struct fh_kernel *narrow[FH_MAX_LANES + 1];
+	size_t use;             /* bytes of each buffer read at a time */
 	unsigned busy;
 	struct lane lane[FH_MAX_LANES];
 	uint32_t md5[FH_MAX_LANES][4];
 	uint64_t keccak[FH_MAX_LANES][25];
-	uint8_t *single;        /* read buffer for a lone input's rest */
+	struct fh_reader single; /* for a lone input's rest */
 };
 
-struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg)
+struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
+			      struct fh_meter *meter, struct fh_fds *fds)
 {
 	struct fh_lanes *l = calloc(1, sizeof *l);
 
 	if (l) {
 		l->done = done;
 		l->arg = arg;
+		l->meter = meter;
+		l->fds = fds;
+		l->cpu = fh_cpu_features();
+		l->single.meter = meter;
+		l->single.bufsize = FH_READ_SIZE;
 	}
 	return l;
 }
@@ -59,13 +78,19 @@ void fh_lanes_free(struct fh_lanes *l)
 		return;
 	for (unsigned i = 0; i < FH_MAX_LANES; i++)
 		free(l->lane[i].buf);
-	free(l->single);
+	free(l->single.buf);
 	free(l);
 }
 
 bool fh_lanes_busy(const struct fh_lanes *l)
 {
 	return l->busy > 0;
+}
+
+size_t fh_lanes_buffer(const struct fh_lanes *l)
+{
+	(void)l;
+	return FH_LANE_BUF_MIN;
 }
 
 bool fh_lanes_room(const struct fh_lanes *l, const struct fh_job *job)
@@ -75,7 +100,7 @@ bool fh_lanes_room(const struct fh_lanes *l, const struct fh_job *job)
 	if (!l->busy)
 		return true;
 	return job->multi == l->multi && job->algo == l->algo &&
-	       l->busy < l->multi->lanes;
+	       job->multi_only == l->fixed && l->busy < l->multi->lanes;
 }
 
 /* A context holding lane I's state after its absorbed blocks. */
@@ -97,55 +122,58 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 	struct fh_job *job = ln->job;
 	void *tag = ln->tag;
 
-	close(ln->fd);
+	fh_input_close(&ln->in, l->fds);
 	job->err = err;
+	job->size = ln->got;
 	ln->job = NULL;
 	l->busy--;
 	l->done(l->arg, tag);
 }
 
-bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
-		   bool waiting)
+/* Tops up lane LN's buffer; returns 0 or an errno value (FH_ESHRANK). */
+static int refill(struct fh_lanes *l, struct lane *ln)
 {
-	struct stat st;
-	unsigned i;
-	int fd;
+	memmove(ln->buf, ln->buf + ln->pos, ln->len - ln->pos);
+	ln->len -= ln->pos;
+	ln->pos = 0;
+	while (!ln->eof && ln->len < l->use) {
+		ssize_t n = fh_input_read(&ln->in, ln->buf + ln->len,
+					  l->use - ln->len, ln->got, &ln->eof);
 
-	if (!fh_lanes_room(l, job) || strcmp(job->path, "-") == 0)
+		if (n < 0)
+			return (int)-n;
+		ln->len += (size_t)n;
+		ln->got += (uint64_t)n;
+	}
+	return ln->eof ? fh_input_check_end(&ln->in, ln->got) : 0;
+}
+
+bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
+		   struct fh_input *in, bool whole)
+{
+	unsigned i;
+
+	if (!in->regular || !fh_lanes_room(l, job))
 		return false;
-	/* Look before opening: opening a FIFO would wait for, and then
-	 * consume, its writer.  Files to be mapped stay on the single-stream
-	 * path, where a file that shrinks is caught; a lone small file too,
-	 * unless forced onto the lanes. */
-	if (stat(job->path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size >= FH_MAP_MIN || (!job->multi_only && !waiting && !l->busy))
-		return false;
-	fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return false; /* the single-stream path reports it */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return false;
+	if (!l->busy && (l->multi != job->multi || l->fixed != job->multi_only)) {
+		l->multi = job->multi;
+		l->fixed = job->multi_only;
+		for (unsigned b = 1; b <= job->multi->lanes; b++)
+			l->narrow[b] = l->fixed ? l->multi
+				     : fh_kernel_narrowest(l->multi, b, l->cpu);
+		size_t use = FH_LANES_BYTES / job->multi->lanes;
+
+		l->use = use < FH_LANE_BUF_MIN ? FH_LANE_BUF_MIN
+		       : use > FH_LANE_BUF_MAX ? FH_LANE_BUF_MAX : use;
 	}
 	for (i = 0; l->lane[i].job; i++)
 		;
 	struct lane *ln = &l->lane[i];
 
-	if (!ln->buf && !(ln->buf = malloc(FH_LANE_BUF))) {
-		close(fd);
+	if (!ln->buf && !(ln->buf = malloc(FH_LANE_BUF_MAX)))
 		return false;
-	}
-	if (!l->busy) {
-		l->multi = job->multi;
-		l->algo = job->algo;
-		l->multi_only = job->multi_only;
-	}
-	ln->job = job;
-	ln->tag = tag;
-	ln->fd = fd;
-	ln->eof = false;
-	ln->len = ln->pos = 0;
-	ln->absorbed = 0;
+	l->algo = job->algo;
+	*ln = (struct lane){ .job = job, .tag = tag, .in = *in, .buf = ln->buf };
 	job->size = 0;
 	l->busy++;
 
@@ -156,29 +184,15 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 		memcpy(l->md5[i], ctx.state.md5, sizeof l->md5[i]);
 	else
 		memcpy(l->keccak[i], ctx.state.keccak, sizeof l->keccak[i]);
-	return true;
-}
+	/* A file that grew past the buffer since its fstat reads on later,
+	 * as any lane does. */
+	if (whole) {
+		int err = refill(l, ln);
 
-/* Tops up lane LN's buffer; returns 0 or an errno value. */
-static int refill(struct lane *ln)
-{
-	memmove(ln->buf, ln->buf + ln->pos, ln->len - ln->pos);
-	ln->len -= ln->pos;
-	ln->pos = 0;
-	while (!ln->eof && ln->len < FH_LANE_BUF) {
-		ssize_t n = read(ln->fd, ln->buf + ln->len, FH_LANE_BUF - ln->len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		if (n == 0)
-			ln->eof = true;
-		ln->len += (size_t)n;
-		ln->job->size += (uint64_t)n;
+		if (err)
+			release(l, i, err);
 	}
-	return 0;
+	return true;
 }
 
 /* Lane I's input ended: its tail and padding on the single-stream kernel. */
@@ -189,6 +203,7 @@ static void finish(struct fh_lanes *l, unsigned i)
 
 	lane_ctx(l, i, &ctx);
 	fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
+	fh_meter_add(l->meter, ln->len - ln->pos);
 	fh_final(&ctx, ln->job->digest, ln->job->outlen);
 	release(l, i, 0);
 }
@@ -198,49 +213,62 @@ static void finish(struct fh_lanes *l, unsigned i)
 static void go_single(struct fh_lanes *l, unsigned i)
 {
 	struct lane *ln = &l->lane[i];
+	struct fh_job *job = ln->job;
 	fh_ctx ctx;
 	int err = 0;
 
-	if (!l->single && !(l->single = malloc(FH_READ_SIZE))) {
+	lane_ctx(l, i, &ctx);
+	fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
+	fh_meter_add(l->meter, ln->len - ln->pos);
+	if (ln->eof) {
+		fh_final(&ctx, job->digest, job->outlen);
+	} else if (!l->single.buf && !(l->single.buf = malloc(FH_READ_SIZE))) {
 		err = ENOMEM;
 	} else {
-		lane_ctx(l, i, &ctx);
-		fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
-		while (!ln->eof) {
-			ssize_t n = read(ln->fd, l->single, FH_READ_SIZE);
+		uint64_t size;
 
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				err = errno;
-				break;
-			}
-			ln->eof = n == 0;
-			ln->job->size += (uint64_t)n;
-			fh_update(&ctx, l->single, (size_t)n);
-		}
-		if (!err)
-			fh_final(&ctx, ln->job->digest, ln->job->outlen);
+		err = fh_input_hash_ctx(&l->single, &ln->in, l->fds, &ctx, ln->got,
+					job->digest, job->outlen, &size);
+		ln->got = size;
 	}
 	release(l, i, err);
+}
+
+/* Moves the busy lanes into lanes 0..N-1, for a kernel of N lanes. */
+static void compact(struct fh_lanes *l, unsigned n)
+{
+	unsigned to = 0;
+
+	for (unsigned from = n; from < FH_MAX_LANES; from++) {
+		if (!l->lane[from].job)
+			continue;
+		while (l->lane[to].job)
+			to++;
+		struct lane t = l->lane[to];
+
+		l->lane[to] = l->lane[from];
+		l->lane[from] = t;
+		memcpy(l->md5[to], l->md5[from], sizeof l->md5[to]);
+		memcpy(l->keccak[to], l->keccak[from], sizeof l->keccak[to]);
+	}
 }
 
 void fh_lanes_step(struct fh_lanes *l, bool waiting)
 {
 	size_t block = l->algo->block_bytes;
-	unsigned lanes = l->multi->lanes;
+	unsigned cap = l->multi->lanes;
 	size_t k = SIZE_MAX;
 	int first = -1;
 
 	/* Refill lanes short of a block; finish those whose input ended. */
-	for (unsigned i = 0; i < lanes; i++) {
+	for (unsigned i = 0; i < cap; i++) {
 		struct lane *ln = &l->lane[i];
 		int err;
 
 		if (!ln->job)
 			continue;
 		if (ln->len - ln->pos < block && !ln->eof &&
-		    (err = refill(ln)) != 0) {
+		    (err = refill(l, ln)) != 0) {
 			release(l, i, err);
 			continue;
 		}
@@ -248,35 +276,49 @@ void fh_lanes_step(struct fh_lanes *l, bool waiting)
 			finish(l, i);
 			continue;
 		}
-		if ((ln->len - ln->pos) / block < k)
-			k = (ln->len - ln->pos) / block;
 		if (first < 0)
 			first = (int)i;
 	}
 	if (first < 0)
 		return;
-	if (l->busy == 1 && !waiting && !l->multi_only) {
+	if (l->busy == 1 && !waiting && !l->fixed) {
 		go_single(l, (unsigned)first);
 		return;
+	}
+
+	const struct fh_kernel *kern = l->narrow[l->busy];
+	unsigned n = kern->lanes;
+
+	if (n < cap) {
+		compact(l, n);
+		for (first = 0; !l->lane[first].job; first++)
+			;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct lane *ln = &l->lane[i];
+
+		if (ln->job && (ln->len - ln->pos) / block < k)
+			k = (ln->len - ln->pos) / block;
 	}
 
 	/* One call over every lane: spare lanes reread the first busy lane's
 	 * data into their own scratch state. */
 	const uint8_t *data[FH_MAX_LANES];
 
-	for (unsigned i = 0; i < lanes; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		const struct lane *ln = l->lane[i].job ? &l->lane[i] : &l->lane[first];
 
 		data[i] = ln->buf + ln->pos;
 	}
 	if (l->algo->family == FH_FAMILY_MD5)
-		l->multi->md5_blocks_xn(l->md5, data, k);
+		kern->md5_blocks_xn(l->md5, data, k);
 	else
-		l->multi->keccak_absorb_xn(l->keccak, data, k, block);
-	for (unsigned i = 0; i < lanes; i++) {
+		kern->keccak_absorb_xn(l->keccak, data, k, block);
+	for (unsigned i = 0; i < n; i++) {
 		if (l->lane[i].job) {
 			l->lane[i].pos += k * block;
 			l->lane[i].absorbed += k * block;
 		}
 	}
+	fh_meter_add(l->meter, (uint64_t)k * block * l->busy);
 }

@@ -2,7 +2,9 @@
  * the lanes of a multi-buffer kernel: each lane reads its own file in
  * chunks, all lanes advance together by as many blocks as the shortest
  * has, a lane whose input ends is finished on the single-stream kernel
- * (its tail and padding) and takes the next input.  Internal to the
+ * (its tail and padding) and takes the next input.  With few lanes busy a
+ * narrower kernel of the family runs them; a lane left alone with nothing
+ * waiting hands its state to the single-stream kernel.  Internal to the
  * engine; one per worker thread. */
 #ifndef FH_LANES_H
 #define FH_LANES_H
@@ -10,13 +12,18 @@
 #include <stdbool.h>
 
 #include "engine.h"
+#include "input.h"
 
 struct fh_lanes;
 
 /* Called for each job the lanes finish, with the tag given to take. */
 typedef void fh_lane_done_fn(void *arg, void *tag);
 
-struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg);
+/* New lanes calling DONE(ARG, tag) for each finished job; METER counts the
+ * bytes they hash and FDS the descriptors they hold (either may be NULL).
+ * NULL when out of memory. */
+struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
+			      struct fh_meter *meter, struct fh_fds *fds);
 void fh_lanes_free(struct fh_lanes *l);
 
 /* Whether JOB may be started now: it has a multi-buffer kernel and a lane
@@ -24,13 +31,16 @@ void fh_lanes_free(struct fh_lanes *l);
 bool fh_lanes_room(const struct fh_lanes *l, const struct fh_job *job);
 /* Whether any lane is busy. */
 bool fh_lanes_busy(const struct fh_lanes *l);
+/* The most bytes a lane buffers: an input no larger than this fits whole. */
+size_t fh_lanes_buffer(const struct fh_lanes *l);
 
-/* Starts JOB in a free lane; returns false (and leaves JOB untouched) when
- * it should be hashed on its own instead: not a regular file, cannot be
- * opened, large enough to be mapped, or alone (nothing else WAITING to
- * share the lanes, and not forced onto them). */
+/* Starts JOB, whose input IN is an open regular file, in a free lane
+ * (fh_lanes_room must have said yes); the lanes own IN from now on and
+ * close it.  With WHOLE, the file (no larger than fh_lanes_buffer) is
+ * read to its end at once.  Returns false, leaving IN open, when it is
+ * not a regular file or memory runs out. */
 bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
-		   bool waiting);
+		   struct fh_input *in, bool whole);
 
 /* Advances the busy lanes by one multi-buffer call, finishing the inputs
  * that end (DONE is called for each).  With nothing WAITING to be taken, a

@@ -135,16 +135,17 @@ line" >ref.out
 	grep -q "top: Is a directory" got.err && [ "$(cat got.rc)" = 1 ]
 }
 
-# wait_mapped FILE: waits (60 s at most) until some process maps FILE (the
-# command under test runs under a shell function, perhaps under qemu, so
-# its PID is not at hand).
-wait_mapped() {
+# wait_open FILE: waits (60 s at most) until some process has FILE open,
+# mapped or as a descriptor (the command under test runs under a shell
+# function, perhaps under qemu, so its PID is not at hand).
+wait_open() {
 	local i path=$PWD/$1
 	for ((i = 0; i < 6000; i++)); do
 		grep -qsF -- " $path" /proc/[0-9]*/maps && return 0
+		find /proc/[0-9]*/fd -lname "$path" 2>/dev/null | grep -q . && return 0
 		sleep 0.01
 	done
-	fail "$1 was never mapped"
+	fail "$1 was never opened"
 }
 
 @test "engine: a file truncated while it is hashed fails with 'file shrank', the others still print" {
@@ -153,7 +154,7 @@ wait_mapped() {
 	printf 'x' >before; printf 'y' >after
 	fhsum -a md5 -j1 before shrink after >got.out 2>got.err &
 	local pid=$!
-	wait_mapped shrink
+	wait_open shrink
 	truncate -s 1M shrink
 	local rc=0
 	wait $pid || rc=$?
@@ -169,7 +170,7 @@ wait_mapped() {
 	printf '%s  shrink\n' 00000000000000000000000000000000 >sums
 	fhsum -a md5 -j1 -c sums >got.out 2>got.err &
 	local pid=$!
-	wait_mapped shrink
+	wait_open shrink
 	truncate -s 0 shrink
 	local rc=0
 	wait $pid || rc=$?

@@ -1,0 +1,78 @@
+/* iostage.h: the engine's I/O stage.  A few threads open the inputs a
+ * little ahead of the hashing workers and ask the kernel to start reading
+ * them (posix_fadvise WILLNEED), so that a cold disk has many requests in
+ * flight while the workers hash what has arrived; each descriptor is
+ * handed to the worker that hashes its input.  Whether the data is cached
+ * is probed as it goes (preadv2 with RWF_NOWAIT, which never waits for
+ * the disk): while it is, the stage rests and only samples now and then,
+ * so a warm run pays almost nothing for it.  Internal to the engine. */
+#ifndef FH_IOSTAGE_H
+#define FH_IOSTAGE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "input.h"
+
+/* Threads opening inputs: cold metadata (an inode, a directory block)
+ * makes open(2) wait for the disk, so one thread would keep one such
+ * request in flight at a time. */
+#define FH_IO_THREADS 4
+
+/* What the stage asks of the engine's slots. */
+struct fh_iostage_ops {
+	/* Takes slot INDEX for opening: its path, or NULL when it is not an
+	 * input nobody has touched yet. */
+	const char *(*claim)(void *arg, uint64_t index);
+	/* Hands slot INDEX its input IN, opened (ERR 0) or not (ERR an errno
+	 * value; EMFILE and ENFILE give the slot back untouched), and the
+	 * bytes AHEAD asked to be read, for fh_iostage_taken. */
+	void (*give)(void *arg, uint64_t index, const struct fh_input *in,
+		     int err, uint64_t ahead);
+};
+
+struct fh_iostage;
+
+struct fh_io_thread {
+	struct fh_iostage *io;
+	unsigned n;             /* 0 samples while the stage is warm */
+};
+
+struct fh_iostage {
+	const struct fh_iostage_ops *ops;
+	void *arg;
+	struct fh_fds *fds;
+	_Atomic uint64_t *tail, *claim; /* the engine's cursors */
+	unsigned depth, nthreads;
+	bool started;
+	_Atomic uint64_t next;          /* the next slot to look at */
+	_Atomic bool finished, cold;
+	_Atomic unsigned hits;          /* cached inputs seen in a row */
+	_Atomic uint64_t ahead;         /* bytes asked for, not yet taken */
+	_Atomic unsigned sleepers;
+	_Atomic bool nowait_works;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	pthread_t tids[FH_IO_THREADS];
+	struct fh_io_thread th[FH_IO_THREADS];
+};
+
+/* Prepares IO over the engine's cursors TAIL (next slot to be produced)
+ * and CLAIM (next slot no worker has claimed); starts no thread. */
+void fh_iostage_init(struct fh_iostage *io, const struct fh_iostage_ops *ops,
+		     void *arg, struct fh_fds *fds, _Atomic uint64_t *tail,
+		     _Atomic uint64_t *claim);
+/* Starts the threads, to look DEPTH slots ahead of CLAIM; once. */
+void fh_iostage_start(struct fh_iostage *io, unsigned depth);
+/* The engine's news: slots up to TAIL exist; workers claimed up to CLAIM;
+ * a worker took an input with AHEAD bytes asked; no more slots will come. */
+void fh_iostage_produced(struct fh_iostage *io, uint64_t tail);
+void fh_iostage_claimed(struct fh_iostage *io, uint64_t claim);
+void fh_iostage_taken(struct fh_iostage *io, uint64_t ahead);
+void fh_iostage_finish(struct fh_iostage *io);
+/* Waits for the threads to end (after fh_iostage_finish). */
+void fh_iostage_stop(struct fh_iostage *io);
+
+#endif
