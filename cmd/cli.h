@@ -27,6 +27,7 @@ struct cli {
 	/* The engine and the inputs (beyond GNU). */
 	unsigned threads;       /* -j; 0: one per online CPU */
 	unsigned io_depth;      /* --io-depth; 0: the engine chooses */
+	bool always_ahead;      /* FHSUM_LOOKAHEAD=always */
 	bool no_mmap;
 	bool recursive;
 	const char *files_from; /* --files-from / --files0-from, or NULL */

@@ -229,6 +229,7 @@ int main(int argc, char **argv)
 {
 	struct cli c = { .binary = -1 };
 	const char *forced = getenv("FHSUM_KERNEL");
+	const char *lookahead = getenv("FHSUM_LOOKAHEAD");
 	const char *length_arg = NULL;
 	bool list = false, bench = false, ok = true;
 	int opt;
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 	}
 	fh_out_init();
 	default_from_name(&c);
+	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 
 	while ((opt = getopt_long(argc, argv, "a:bcj:l:rtwz", longopts, NULL)) != -1) {
 		switch (opt) {

@@ -2,7 +2,11 @@
  * lasted a second (at once with --progress), one self-overwriting line
  * shows files and bytes done of the total known, the rate and the time
  * left; it is erased before any other output and before exit.  Never drawn
- * when stderr is not a terminal. */
+ * when stderr is not a terminal.  Bytes count as they are hashed, so the
+ * line moves inside a big file, and the rate is that of the last few
+ * seconds, so it follows the data (a cold file after cached ones, a
+ * large one after many small). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -13,6 +17,41 @@
 
 static bool enabled, drawn;
 static double start, delay;
+
+/* Seconds of history the rate is taken over, and the samples that hold
+ * them at the engine's five ticks a second (a few to spare). */
+#define FH_RATE_SECONDS 5.0
+#define FH_RATE_SAMPLES 32
+
+static struct {
+	double t;
+	uint64_t bytes;
+} hist[FH_RATE_SAMPLES];
+static unsigned nhist, first;
+
+/* Records BYTES done at time T; returns the rate over the last
+ * FH_RATE_SECONDS (since the start, until that much has passed). */
+static double rate_at(double t, uint64_t bytes)
+{
+	unsigned last = (first + nhist) % FH_RATE_SAMPLES;
+
+	if (nhist == FH_RATE_SAMPLES) {
+		first = (first + 1) % FH_RATE_SAMPLES;
+		nhist--;
+	}
+	hist[last].t = t;
+	hist[last].bytes = bytes;
+	nhist++;
+	while (nhist > 1 && t - hist[(first + 1) % FH_RATE_SAMPLES].t >= FH_RATE_SECONDS) {
+		first = (first + 1) % FH_RATE_SAMPLES;
+		nhist--;
+	}
+	double dt = t - hist[first].t;
+
+	if (nhist < 2 || dt <= 0)
+		return t > 0 ? bytes / t : 0;
+	return (double)(bytes - hist[first].bytes) / dt;
+}
 
 static double now(void)
 {
@@ -60,10 +99,10 @@ void fh_progress_tick(void *ctx, const struct fh_progress *p)
 	char done[32], known[32], rate[32], eta[32] = "";
 
 	(void)ctx;
+	double bps = rate_at(t, p->bytes_done);
+
 	if (t < delay)
 		return;
-	double bps = t > 0 ? p->bytes_done / t : 0;
-
 	if (bps > 0 && p->bytes_known > p->bytes_done) {
 		unsigned long s = (unsigned long)((p->bytes_known - p->bytes_done) / bps);
 

@@ -690,7 +690,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			uint64_t waiting = tail + 1 - atomic_load(&e.claim);
 
 			if (waiting >= min_waiting && !e.io.started && !e.seq && depth > 1)
-				fh_iostage_start(&e.io, depth);
+				fh_iostage_start(&e.io, depth, opts->always_ahead);
 			while (e.started < workers && waiting >= min_waiting) {
 				ws[e.started] = (struct worker){
 					.e = &e, .meter = &e.meters[1 + e.started] };

@@ -37,6 +37,10 @@ struct fh_engine_opts {
 	 * where the first input lies on a spinning disk, else
 	 * FH_IO_DEPTH_DEFAULT. */
 	unsigned io_depth;
+	/* Look ahead even while the data is cached (the I/O stage's probe
+	 * says so): for storage whose cache the probe cannot see, and for
+	 * tests of the look-ahead on cached files. */
+	bool always_ahead;
 	bool no_mmap;          /* read every input, map none */
 	bool lanes;            /* some jobs have a multi-buffer kernel */
 	/* Called on the caller's thread about every 200 ms while the run

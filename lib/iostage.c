@@ -1,7 +1,7 @@
 /* iostage.c: the engine's I/O stage (see iostage.h).
  *
- * Each thread takes the next slot at or past the workers' claim cursor,
- * no further than DEPTH slots past it and within a budget of bytes and
+ * Each thread takes the next slot in order, no further than DEPTH slots
+ * past the workers' claim cursor and within a budget of bytes and
  * descriptors, opens its input (fh_input_open: open and fstat) and, for a
  * regular file, probes whether its first page is cached.  If it is not,
  * posix_fadvise(WILLNEED) starts the reads of its first FH_AHEAD_FILE
@@ -83,7 +83,7 @@ static void open_one(struct fh_iostage *io, uint64_t index, const char *path)
 		int cached = probe_cached(io, in.fd);
 
 		if (cached == 1) {
-			if (atomic_fetch_add(&io->hits, 1) + 1 >= FH_WARM_AFTER)
+			if (atomic_fetch_add(&io->hits, 1) + 1 >= FH_WARM_AFTER && !io->always)
 				atomic_store(&io->cold, false);
 		} else {
 			if (cached == 0) {
@@ -125,8 +125,10 @@ static void *io_main(void *arg)
 	bool sampled = false;
 
 	for (;;) {
+		/* Slots a worker claimed but has not reached yet are fair game
+		 * too: whoever takes a slot first opens it. */
 		uint64_t c = atomic_load(io->claim), t = atomic_load(io->tail);
-		uint64_t old = atomic_load(&io->next), i = old > c ? old : c;
+		uint64_t old = atomic_load(&io->next), i = old;
 		bool cold = atomic_load(&io->cold);
 
 		/* At the end a warm stage has nothing left to learn. */
@@ -166,12 +168,14 @@ static void *io_main(void *arg)
 	return NULL;
 }
 
-void fh_iostage_start(struct fh_iostage *io, unsigned depth)
+void fh_iostage_start(struct fh_iostage *io, unsigned depth, bool always)
 {
 	if (io->started || depth < 2)
 		return;
 	io->started = true;
 	io->depth = depth;
+	io->always = always;
+	atomic_store(&io->cold, always);
 	for (unsigned n = 0; n < FH_IO_THREADS && n < depth; n++) {
 		io->th[n] = (struct fh_io_thread){ .io = io, .n = n };
 		if (pthread_create(&io->tids[n], NULL, io_main, &io->th[n]) != 0)

@@ -49,6 +49,7 @@ struct fh_iostage {
 	bool started;
 	_Atomic uint64_t next;          /* the next slot to look at */
 	_Atomic bool finished, cold;
+	bool always;                    /* cold whatever the probe says */
 	_Atomic unsigned hits;          /* cached inputs seen in a row */
 	_Atomic uint64_t ahead;         /* bytes asked for, not yet taken */
 	_Atomic unsigned sleepers;
@@ -64,8 +65,9 @@ struct fh_iostage {
 void fh_iostage_init(struct fh_iostage *io, const struct fh_iostage_ops *ops,
 		     void *arg, struct fh_fds *fds, _Atomic uint64_t *tail,
 		     _Atomic uint64_t *claim);
-/* Starts the threads, to look DEPTH slots ahead of CLAIM; once. */
-void fh_iostage_start(struct fh_iostage *io, unsigned depth);
+/* Starts the threads, to look DEPTH slots ahead of CLAIM; once.  With
+ * ALWAYS the stage looks ahead whatever the probe finds cached. */
+void fh_iostage_start(struct fh_iostage *io, unsigned depth, bool always);
 /* The engine's news: slots up to TAIL exist; workers claimed up to CLAIM;
  * a worker took an input with AHEAD bytes asked; no more slots will come. */
 void fh_iostage_produced(struct fh_iostage *io, uint64_t tail);

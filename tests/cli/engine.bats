@@ -9,35 +9,6 @@ setup() {
 	common_setup
 }
 
-# A tree of 3,000 inputs of mixed sizes (empty to 3 MiB, so both the read
-# and the mapped path run), some missing and some unreadable (directories:
-# the tests run as root, for whom mode bits do not stop a read).
-make_mixed() {
-	mkdir -p mixed
-	python3 - <<'PY'
-import os, random
-rnd = random.Random(7)
-names = []
-for i in range(3000):
-    name = "mixed/f%04d" % i
-    r = rnd.random()
-    if r < 0.02:
-        names.append("mixed/missing%04d" % i)
-        continue
-    if r < 0.03:
-        os.mkdir("mixed/dir%04d" % i)
-        names.append("mixed/dir%04d" % i)
-        continue
-    size = rnd.choice([0, 1, 55, 64, 1000, 4096, 70000, 300000]) if r < 0.995 else 3 << 20
-    with open(name, "wb") as f:
-        f.write(bytes(rnd.getrandbits(8) for _ in range(min(size, 4096))) * (size // 4096 + 1))
-        f.truncate(size)
-    names.append(name)
-with open("names", "w") as f:
-    f.write("\n".join(names) + "\n")
-PY
-}
-
 @test "engine: -j1, -j2 and -j64 print the same lines and errors as md5sum over 3000 mixed inputs" {
 	make_mixed
 	xargs -a names -d '\n' md5sum >ref.out 2>ref.err.raw && rc=0 || rc=$?
@@ -190,4 +161,27 @@ wait_open() {
 	[ ! -s err.out ] || fail "progress on a pipe: $(cat -A err.out)"
 	script -qec "${FHSUM_WRAP[*]} $FHSUM --no-progress -a md5 sparse" /dev/null >tty.out
 	! grep -q 'files' tty.out || fail "--no-progress drew progress"
+}
+
+@test "engine: progress on one big file shows more bytes hashed at every redraw" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	script -qec true /dev/null >/dev/null 2>&1 || skip "no pseudo-terminal here"
+	# SHA3-512 runs at a few hundred MB/s: seconds of redraws, each of
+	# which must show more bytes hashed than the one before.
+	local size=1G
+	[ -n "${FHSUM_QUICK-}" ] && size=256M
+	truncate -s $size sparse
+	script -qec "${FHSUM_WRAP[*]} $FHSUM --progress -a sha3-512 sparse" /dev/null >tty.out
+	python3 - tty.out <<'PY' || fail "progress did not grow: $(tr '\r' '\n' <tty.out | head -20)"
+import re, sys
+units = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+done = [float(n) * units[u] for n, u in
+        re.findall(r"files, ([0-9.]+) (B|KiB|MiB|GiB|TiB)/", text)]
+if len(done) < 3:
+    sys.exit("only %d redraws" % len(done))
+bad = [(a, b) for a, b in zip(done, done[1:]) if b <= a]
+if bad:
+    sys.exit("bytes did not grow between redraws: %r" % bad[:3])
+PY
 }

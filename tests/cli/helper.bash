@@ -483,3 +483,35 @@ check_case_sha3() {
 	done
 	return $bad
 }
+
+# ---------------------------------------------------------------------------
+# Inputs for the engine suites.
+
+# A tree of 3,000 inputs of mixed sizes (empty to 3 MiB, so both the read
+# and the mapped path run), some missing and some unreadable (directories:
+# the tests run as root, for whom mode bits do not stop a read).
+make_mixed() {
+	mkdir -p mixed
+	python3 - <<'PY'
+import os, random
+rnd = random.Random(7)
+names = []
+for i in range(3000):
+    name = "mixed/f%04d" % i
+    r = rnd.random()
+    if r < 0.02:
+        names.append("mixed/missing%04d" % i)
+        continue
+    if r < 0.03:
+        os.mkdir("mixed/dir%04d" % i)
+        names.append("mixed/dir%04d" % i)
+        continue
+    size = rnd.choice([0, 1, 55, 64, 1000, 4096, 70000, 300000]) if r < 0.995 else 3 << 20
+    with open(name, "wb") as f:
+        f.write(bytes(rnd.getrandbits(8) for _ in range(min(size, 4096))) * (size // 4096 + 1))
+        f.truncate(size)
+    names.append(name)
+with open("names", "w") as f:
+    f.write("\n".join(names) + "\n")
+PY
+}

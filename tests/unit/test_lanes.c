@@ -3,8 +3,11 @@
  * looped over the lanes), so the job manager itself is tested on any CPU:
  * uneven lengths, empty and one-block files, refills, lanes of mixed
  * algorithms, a lone large file handed to the single-stream kernel,
- * errors, and order, for several thread counts.  Every digest is compared
- * with a one-shot hash of the file's bytes. */
+ * errors, and order, for several thread counts.  Then the lanes alone:
+ * an input that shares them with another until that one ends, at every
+ * block, and goes on alone on the single-stream kernel, for every
+ * algorithm family and several rates.  Every digest is compared with a
+ * one-shot hash of the file's bytes. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,9 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "input.h"
 #include "kernel.h"
+#include "lanes.h"
 
 #define LANES 4
 
@@ -129,6 +134,86 @@ static void done(void *ctx, struct fh_job *job)
 	}
 }
 
+/* Lane migration. */
+
+struct migration {
+	struct fh_job job[2];
+	uint8_t digest[2][64];
+	int finished;
+};
+
+static void migration_done(void *arg, void *tag)
+{
+	struct migration *m = arg;
+
+	(void)tag;
+	m->finished++;
+}
+
+static void write_file(const char *path, const uint8_t *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+/* Input A (LEN bytes of DATA) shares the lanes with input B of K whole
+ * blocks and a few bytes; once B ends nothing waits, so A moves to the
+ * single-stream kernel after exactly K blocks in the lanes.  For every K
+ * from 0 to A's blocks, A's digest must be the one-shot's.  Returns the
+ * failures. */
+static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
+				     const uint8_t *data, size_t len)
+{
+	const struct fh_kernel *multi =
+		a->family == FH_FAMILY_MD5 ? &md5_lanes : &keccak_lanes;
+	size_t block = a->block_bytes, outlen = a->xof ? 40 : a->digest_bytes;
+	uint8_t want[64];
+	char pa[128], pb[128];
+	size_t failed = 0;
+
+	fh_hash(a, data, len, want, outlen);
+	snprintf(pa, sizeof pa, "%s/migrate-a", dir);
+	snprintf(pb, sizeof pb, "%s/migrate-b", dir);
+	write_file(pa, data, len);
+	for (size_t k = 0; k <= len / block; k++) {
+		struct migration m = { .finished = 0 };
+		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL);
+		struct fh_input in[2];
+
+		write_file(pb, data + 3, k * block + 5);
+		for (int i = 0; i < 2; i++) {
+			m.job[i] = (struct fh_job){
+				.path = i ? pb : pa, .algo = a,
+				.kernel = fh_kernel_best(a->family), .multi = multi,
+				.outlen = outlen, .digest = m.digest[i],
+			};
+			if (!l || fh_input_open(m.job[i].path, &in[i], NULL) != 0 ||
+			    !fh_lanes_take(l, &m.job[i], NULL, &in[i], false)) {
+				fprintf(stderr, "FAIL migration setup\n");
+				exit(1);
+			}
+		}
+		while (fh_lanes_busy(l))
+			fh_lanes_step(l, false);
+		if (m.finished != 2 || m.job[0].err || m.job[0].size != len ||
+		    memcmp(m.digest[0], want, outlen) != 0) {
+			fprintf(stderr, "FAIL %s: migration after %zu blocks of %zu: "
+				"err %d, size %llu, digest %s\n", a->name, k, len / block,
+				m.job[0].err, (unsigned long long)m.job[0].size,
+				memcmp(m.digest[0], want, outlen) ? "differs" : "right");
+			failed++;
+		}
+		fh_lanes_free(l);
+	}
+	unlink(pa);
+	unlink(pb);
+	return failed;
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/fh-lanes.XXXXXX";
@@ -178,7 +263,23 @@ int main(void)
 				failed += r.failed;
 				runs++;
 			}
-	/* A lone large file: taken by the single-stream kernel, mapped. */
+	/* Migration at every block, past a lane buffer's refills (16 to 32
+	 * KiB), for each family and rates from 72 to 168 bytes. */
+	static const enum fh_algo_id migrating[] = { FH_MD5, FH_SHA3_256,
+						     FH_SHA3_512, FH_SHAKE128 };
+	size_t mlen = (40u << 10) + 17, checks = 0;
+	uint8_t *mdata = malloc(mlen);
+
+	for (size_t j = 0; j < mlen; j++)
+		mdata[j] = (uint8_t)(j * 7 + (j >> 9));
+	for (size_t i = 0; i < sizeof migrating / sizeof migrating[0]; i++) {
+		const struct fh_algo *a = fh_algo_get(migrating[i]);
+
+		failed += migrate_at_every_block(dir, a, mdata, mlen);
+		checks += mlen / a->block_bytes + 1;
+	}
+	free(mdata);
+	printf("lanes: %zu migrations checked\n", checks);
 	for (size_t i = 0; i < NFILES + 2; i++)
 		if (i < NFILES)
 			unlink(r.paths[i]);

@@ -1,0 +1,184 @@
+#!/usr/bin/env bats
+# The engine's reading: the I/O stage's look-ahead and the depth-1 path
+# never change what is printed or its order; descriptors stay bounded
+# under a low RLIMIT_NOFILE; files that change after the look-ahead opened
+# them; depth 1 reads one file at a time, in order.  Expected digests come
+# from GNU md5sum.  FHSUM_LOOKAHEAD=always makes the I/O stage open every
+# input ahead even though the test files are cached.
+
+load helper
+
+setup() {
+	common_setup
+}
+
+@test "io: every -j, --io-depth and look-ahead mode prints what md5sum prints over 3000 mixed inputs" {
+	make_mixed
+	xargs -a names -d '\n' md5sum >ref.out 2>ref.err.raw && rc=0 || rc=$?
+	[ "$rc" = 123 ] || fail "xargs md5sum exit $rc"
+	normalise_err <ref.err.raw >ref.err
+	echo 1 >ref.rc
+	local js="1 2 7" depths="1 2 32 256" aheads="auto always"
+	[ -n "${FHSUM_QUICK-}" ] && js="1 2" depths="1 32" aheads=always
+	for j in $js; do
+		for d in $depths; do
+			for a in $aheads; do
+				FHSUM_LOOKAHEAD=$a capture got fhsum -a md5 -j$j --io-depth=$d --files-from=names
+				compare_runs "-j$j --io-depth=$d look-ahead $a" ref got
+			done
+		done
+	done
+}
+
+@test "io: -c reports in list order at every --io-depth, with the look-ahead forced" {
+	make_mixed
+	xargs -a names -d '\n' md5sum >sums 2>/dev/null || true
+	sed -i '5s/^./0/; 700s/^./0/' sums
+	printf '%s  %s\n' d41d8cd98f00b204e9800998ecf8427e mixed/nosuch \
+		d41d8cd98f00b204e9800998ecf8427e mixed >>sums
+	capture ref md5sum -c sums
+	for d in 1 3 64; do
+		FHSUM_LOOKAHEAD=always capture got fhsum -a md5 -j2 --io-depth=$d -c sums
+		compare_runs "-c --io-depth=$d" ref got
+	done
+}
+
+@test "io: 10,000 files under ulimit -n 64 hash as md5sum does, with and without the look-ahead" {
+	mkdir many
+	python3 - <<'PY'
+import os, random
+rnd = random.Random(11)
+blob = os.urandom(3 << 20)
+with open("list", "w") as lst:
+    for i in range(10000):
+        r = rnd.random()
+        size = (3 << 20) - i if r < 0.002 else rnd.randrange(65536) if r < 0.1 else rnd.randrange(4096)
+        name = "many/f%05d" % i
+        with open(name, "wb") as f:
+            f.write(blob[i % 4096:i % 4096 + size])
+        lst.write(name + "\n")
+PY
+	xargs -a list md5sum >ref.out
+	for a in auto always; do
+		for j in 2 8; do
+			(ulimit -n 64 && FHSUM_LOOKAHEAD=$a fhsum -a md5 -j$j --files-from=list) \
+				>got.out 2>got.err || fail "look-ahead $a -j$j: exit $?" "$(head -5 got.err)"
+			[ ! -s got.err ] || fail "look-ahead $a -j$j: $(head -5 got.err)"
+			cmp -s ref.out got.out || fail "look-ahead $a -j$j: output differs"
+		done
+	done
+}
+
+@test "io: after the look-ahead opened them, a file that shrinks fails, deleted and replaced files hash as opened, a vanished name is not found" {
+	[ -z "${FHSUM_WRAPPER-}" ] || skip "watches the process's descriptors natively"
+	mkfifo gate
+	head -c 300000 /dev/urandom >shrinks
+	head -c 5000 /dev/urandom >deleted
+	head -c 7000 /dev/urandom >replaced
+	printf 'vanishes' >vanished
+	local fill=()
+	for i in $(seq 14); do printf 'filler %d' "$i" >"f$i"; fill+=("f$i"); done
+	printf 'through the gate' | md5sum | sed 's/-$/gate/' >ref.out
+	md5sum deleted replaced "${fill[@]}" >>ref.out
+	# One worker, held by the FIFO; the stage opens the next few inputs
+	# (up to 3 past the worker's claim), not the last.
+	FHSUM_LOOKAHEAD=always fhsum -a md5 -j1 --io-depth=3 gate shrinks deleted \
+		replaced "${fill[@]}" vanished >got.out 2>got.err &
+	local pid=$! i
+	for ((i = 0; i < 3000; i++)); do
+		local n
+		n=$(find /proc/[0-9]*/fd -lname "$PWD/shrinks" -o -lname "$PWD/deleted" \
+			-o -lname "$PWD/replaced" 2>/dev/null | wc -l)
+		[ "$n" -ge 3 ] && break
+		sleep 0.01
+	done
+	[ "$i" -lt 3000 ] || fail "the look-ahead never opened the files"
+	find /proc/[0-9]*/fd -lname "$PWD/vanished" 2>/dev/null | grep -q . &&
+		fail "the look-ahead went further than --io-depth"
+	truncate -s 1000 shrinks
+	rm deleted vanished
+	printf 'new' >replaced.new && mv replaced.new replaced
+	printf 'through the gate' >gate
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = 1 ] || fail "exit status $rc" "$(cat got.err)"
+	diff -u ref.out got.out
+	grep -qx "fhsum: shrinks: file shrank while being read" got.err ||
+		fail "stderr: $(cat got.err)"
+	grep -qx "fhsum: vanished: No such file or directory" got.err ||
+		fail "stderr: $(cat got.err)"
+	[ "$(wc -l <got.err)" = 2 ] || fail "stderr: $(cat got.err)"
+}
+
+# read_order TRACE NAME...: from strace -f output, checks that reads of the
+# files NAME... never overlap in time and come in the order given, each
+# file's reads together.
+read_order() {
+	python3 - "$@" <<'PY'
+import re, sys
+trace, names = sys.argv[1], sys.argv[2:]
+rank = {n: i for i, n in enumerate(names)}
+fd_file = {}        # descriptor -> file index
+pending = {}        # pid -> (call, fd, file index) of an unfinished call
+inflight = set()    # file indices with a read in flight
+order = []          # file index of each read, in start order
+open_re = re.compile(r'openat\(AT_FDCWD, "([^"]*)", [^)]*\)\s*= (\d+)')
+for line in open(trace):
+    pid, rest = line.split(None, 1)
+    if rest.startswith("<..."):
+        call, fd, f = pending.pop(pid, (None, None, None))
+        if call == "read" and f is not None:
+            inflight.discard(f)
+        elif call == "openat":
+            m = re.search(r"= (\d+)", rest)
+            if m and fd in rank:
+                fd_file[int(m.group(1))] = rank[fd]
+        continue
+    unfinished = "<unfinished" in rest
+    if rest.startswith("openat("):
+        m = re.match(r'openat\(AT_FDCWD, "([^"]*)"', rest)
+        name = m.group(1) if m else None
+        if unfinished:
+            pending[pid] = ("openat", name, None)
+        else:
+            m = open_re.match(rest)
+            if m and m.group(1) in rank:
+                fd_file[int(m.group(2))] = rank[m.group(1)]
+    elif rest.startswith("read("):
+        fd = int(re.match(r"read\((\d+)", rest).group(1))
+        f = fd_file.get(fd)
+        if f is None:
+            continue
+        if inflight - {f}:
+            sys.exit("reads of %s and %s in flight together"
+                     % (names[f], [names[g] for g in inflight - {f}]))
+        order.append(f)
+        if unfinished:
+            inflight.add(f)
+            pending[pid] = ("read", fd, f)
+    elif rest.startswith("close("):
+        fd = int(re.match(r"close\((\d+)", rest).group(1))
+        fd_file.pop(fd, None)
+        if unfinished:
+            pending[pid] = ("close", fd, None)
+runs = [f for i, f in enumerate(order) if i == 0 or order[i - 1] != f]
+if runs != sorted(set(runs)) or len(runs) != len(names):
+    sys.exit("files read out of order or interleaved: %r" % [names[f] for f in runs][:20])
+PY
+}
+
+@test "io: --io-depth=1 reads one file at a time, in order, even with several threads" {
+	command -v strace >/dev/null || skip "strace not installed"
+	[ -z "${FHSUM_WRAPPER-}" ] || skip "traces the native binary"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	local names=()
+	for i in $(seq -w 1 40); do
+		head -c $(( (10#$i % 4 == 0 ? 3 << 20 : 1000 * 10#$i) )) /dev/urandom >"in$i"
+		names+=("in$i")
+	done
+	md5sum "${names[@]}" >ref.out
+	strace -f -qq -e trace=openat,read,close -e signal=none -o trace \
+		"$FHSUM" -a md5 -j2 --io-depth=1 "${names[@]}" >got.out
+	diff -u ref.out got.out
+	read_order trace "${names[@]}" || fail "depth 1 read files together"
+}
