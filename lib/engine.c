@@ -38,6 +38,10 @@
 #include "lanes.h"
 #include "storage.h"
 
+/* The slots of the window, besides those for the look-ahead and the
+ * workers (see fh_engine_run). */
+#define FH_WINDOW 16384u
+
 /* Most slots a worker claims at once: one atomic operation for many small
  * files, yet few enough that the last inputs of a run spread over all the
  * workers (a worker claims at most its share of what waits). */
@@ -538,12 +542,14 @@ static void hash_here(struct engine *e, struct fh_reader *r, struct slot *s)
 	hash_slot(e, r, NULL, s, e->head, &in, false);
 }
 
-/* The caller waits for HEAD, and for half the window more when workers
+/* The caller waits for HEAD, and for FH_WAKE_BURST jobs more when workers
  * can still finish that many: it then hands back jobs in bursts, not one
- * wake-up per job. */
+ * wake-up per job, yet often enough that lines flow. */
+#define FH_WAKE_BURST 512u
+
 static void wait_for_head(struct engine *e, bool ticking)
 {
-	uint64_t target = atomic_load(&e->files_done) + e->window / 2;
+	uint64_t target = atomic_load(&e->files_done) + FH_WAKE_BURST;
 	struct timespec until;
 
 	if (target > e->jobs)
@@ -607,9 +613,14 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	int err = 0;
 
 	/* Enough slots to keep every worker busy and the look-ahead full
-	 * while a slow job blocks HEAD, yet a fixed amount of memory. */
-	e.window = 256 + 2 * (size_t)(depth ? depth : FH_IO_DEPTH_DEFAULT) +
-		   32 * (size_t)threads;
+	 * while a slow job blocks HEAD, yet a fixed amount of memory (some
+	 * 400 bytes a slot, touched only as the window fills).  A large file
+	 * in the lanes advances only as fast as the small ones refilled
+	 * around it, and thousands pass it meanwhile: verifying an installed
+	 * system (113k files, 2-core AMD EPYC) took 2.1 s of CPU with 1,024
+	 * slots, 1.3 with 8,192 and 16,384. */
+	e.window = FH_WINDOW + 2 * (size_t)(depth ? depth : FH_IO_DEPTH_DEFAULT) +
+		   64 * (size_t)threads;
 	e.slots = calloc(e.window, sizeof *e.slots);
 	e.meters = aligned_alloc(64, (workers + 1) * sizeof *e.meters);
 	r.bufsize = FH_SEQ_READ_SIZE;

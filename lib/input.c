@@ -223,20 +223,6 @@ static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
 	}
 }
 
-int fh_input_hash_ctx(struct fh_reader *r, struct fh_input *in,
-		      struct fh_fds *fds, fh_ctx *ctx, uint64_t done,
-		      uint8_t *out, size_t outlen, uint64_t *size)
-{
-	int err;
-
-	*size = done;
-	err = hash_read(r, in, ctx, size);
-	fh_input_close(in, fds);
-	if (!err)
-		fh_final(ctx, out, outlen);
-	return err;
-}
-
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  uint8_t *out, size_t outlen, uint64_t *size)

@@ -105,10 +105,4 @@ int fh_input_check_end(const struct fh_input *in, uint64_t total);
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  uint8_t *out, size_t outlen, uint64_t *size);
-/* The same from a context already holding IN's first bytes (a lane's
- * state handed over): hashes the rest, finalizes, closes. */
-int fh_input_hash_ctx(struct fh_reader *r, struct fh_input *in,
-		      struct fh_fds *fds, fh_ctx *ctx, uint64_t done,
-		      uint8_t *out, size_t outlen, uint64_t *size);
-
 #endif

@@ -52,7 +52,6 @@ struct fh_lanes {
 	struct lane lane[FH_MAX_LANES];
 	uint32_t md5[FH_MAX_LANES][4];
 	uint64_t keccak[FH_MAX_LANES][25];
-	struct fh_reader single; /* for a lone input's rest */
 };
 
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
@@ -66,8 +65,6 @@ struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
 		l->meter = meter;
 		l->fds = fds;
 		l->cpu = fh_cpu_features();
-		l->single.meter = meter;
-		l->single.bufsize = FH_READ_SIZE;
 	}
 	return l;
 }
@@ -78,7 +75,6 @@ void fh_lanes_free(struct fh_lanes *l)
 		return;
 	for (unsigned i = 0; i < FH_MAX_LANES; i++)
 		free(l->lane[i].buf);
-	free(l->single.buf);
 	free(l);
 }
 
@@ -208,30 +204,44 @@ static void finish(struct fh_lanes *l, unsigned i)
 	release(l, i, 0);
 }
 
-/* Lane I is alone with nothing to join it: the rest of its input goes
- * through the single-stream kernel, which is faster for one input. */
-static void go_single(struct fh_lanes *l, unsigned i)
+/* Lane I is alone with nothing to join it: its input goes on through the
+ * single-stream kernel, which is faster for one input, on the lane's own
+ * state, for up to FH_SOLO_BYTES.  Then the worker looks for new inputs,
+ * which may join the lanes again: a large file is never committed to one
+ * stream while others arrive behind it. */
+#define FH_SOLO_BYTES (4u << 20)
+
+static uint64_t solo(struct fh_lanes *l, unsigned i)
 {
 	struct lane *ln = &l->lane[i];
-	struct fh_job *job = ln->job;
-	fh_ctx ctx;
-	int err = 0;
+	const struct fh_kernel *k = ln->job->kernel;
+	size_t block = l->algo->block_bytes;
+	uint64_t done = 0;
 
-	lane_ctx(l, i, &ctx);
-	fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
-	fh_meter_add(l->meter, ln->len - ln->pos);
-	if (ln->eof) {
-		fh_final(&ctx, job->digest, job->outlen);
-	} else if (!l->single.buf && !(l->single.buf = malloc(FH_READ_SIZE))) {
-		err = ENOMEM;
-	} else {
-		uint64_t size;
+	while (done < FH_SOLO_BYTES) {
+		size_t n = (ln->len - ln->pos) / block;
+		int err;
 
-		err = fh_input_hash_ctx(&l->single, &ln->in, l->fds, &ctx, ln->got,
-					job->digest, job->outlen, &size);
-		ln->got = size;
+		if (l->algo->family == FH_FAMILY_MD5)
+			k->md5_blocks(l->md5[i], ln->buf + ln->pos, n);
+		else
+			k->keccak_absorb(l->keccak[i], ln->buf + ln->pos, n, block);
+		ln->pos += n * block;
+		ln->absorbed += n * block;
+		done += n * block;
+		fh_meter_add(l->meter, n * block);
+		if (ln->eof)
+			break;
+		if ((err = refill(l, ln)) != 0) {
+			release(l, i, err);
+			return done;
+		}
+		if (ln->len - ln->pos < block)
+			break;
 	}
-	release(l, i, err);
+	if (ln->eof && ln->len - ln->pos < block)
+		finish(l, i);
+	return done;
 }
 
 /* Moves the busy lanes into lanes 0..N-1, for a kernel of N lanes. */
@@ -253,7 +263,7 @@ static void compact(struct fh_lanes *l, unsigned n)
 	}
 }
 
-void fh_lanes_step(struct fh_lanes *l, bool waiting)
+uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 {
 	size_t block = l->algo->block_bytes;
 	unsigned cap = l->multi->lanes;
@@ -280,11 +290,9 @@ void fh_lanes_step(struct fh_lanes *l, bool waiting)
 			first = (int)i;
 	}
 	if (first < 0)
-		return;
-	if (l->busy == 1 && !waiting && !l->fixed) {
-		go_single(l, (unsigned)first);
-		return;
-	}
+		return 0;
+	if (l->busy == 1 && !waiting && !l->fixed)
+		return solo(l, (unsigned)first);
 
 	const struct fh_kernel *kern = l->narrow[l->busy];
 	unsigned n = kern->lanes;
@@ -321,4 +329,5 @@ void fh_lanes_step(struct fh_lanes *l, bool waiting)
 		}
 	}
 	fh_meter_add(l->meter, (uint64_t)k * block * l->busy);
+	return (uint64_t)k * block;
 }

@@ -4,8 +4,8 @@
  * has, a lane whose input ends is finished on the single-stream kernel
  * (its tail and padding) and takes the next input.  With few lanes busy a
  * narrower kernel of the family runs them; a lane left alone with nothing
- * waiting hands its state to the single-stream kernel.  Internal to the
- * engine; one per worker thread. */
+ * waiting goes on, in bursts, on the single-stream kernel (the state is
+ * the same).  Internal to the engine; one per worker thread. */
 #ifndef FH_LANES_H
 #define FH_LANES_H
 
@@ -44,7 +44,9 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 
 /* Advances the busy lanes by one multi-buffer call, finishing the inputs
  * that end (DONE is called for each).  With nothing WAITING to be taken, a
- * lone remaining input moves to the single-stream kernel and finishes. */
-void fh_lanes_step(struct fh_lanes *l, bool waiting);
+ * lone remaining input advances by a few MiB on the single-stream kernel
+ * instead, so that the caller can look for new inputs in between.
+ * Returns the bytes each busy lane advanced (0 when none is busy). */
+uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting);
 
 #endif

@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
 # Benchmarks fhsum against GNU md5sum, `xargs -P md5sum`, openssl dgst,
 # rhash and b3sum (b3sum hashes BLAKE3: a speed reference only) on data
-# sets it makes itself, side by side: every round runs each command once,
-# in turn, so machine noise falls on all of them alike.  Prints Markdown
-# tables of median wall time, ratio to fhsum and peak RSS.
+# sets it makes itself and on the installed system, side by side: every
+# round runs each command once, in turn, so machine noise falls on all of
+# them alike.  Prints Markdown tables of median wall time, ratio to fhsum,
+# ratio to the read ceiling and peak RSS.
 #
-#   tests/bench/bench.sh [-r ROUNDS] [-d DATADIR] [-a ALGO] [SET...]
+#   tests/bench/bench.sh [-c] [-r ROUNDS] [-d DATADIR] [-a ALGO] [SET...]
 #
 # SETs: big (one 1 GiB file), medium (4096 x 128 KiB), small (100,000 x
 # 1 KiB), sparse (a 16 GiB sparse file), names (1,000,000 names through
-# --files0-from), startup (/dev/null).  Default: all.  Files are read once
-# before timing, so these are cached-data figures.
+# --files0-from), startup (/dev/null), dpkg (every /var/lib/dpkg/info/
+# *.md5sums checked from /, as `md5sum -c` would: the installed system,
+# MD5 whatever -a says).  Default: all but dpkg.
+#
+# Warm (the default): files are read once before timing, so the data is
+# in the page cache.  Cold (-c): the page cache is dropped (sync; echo 3 >
+# /proc/sys/vm/drop_caches) before every run of every command; this needs
+# root, and the script says it skipped when it cannot.
+#
+# The read ceiling: readceil (tests/bench/readceil.c) reads every file of
+# the set whole with 32 and with 128 threads and hashes nothing; the
+# "ceiling" column is each command's time over the faster of the two.
 set -euo pipefail
 
-rounds=5 data=${TMPDIR:-/tmp}/fhsum-bench algo=md5
-while getopts r:d:a: opt; do
+rounds=5 data=${TMPDIR:-/tmp}/fhsum-bench algo=md5 cold=0
+while getopts cr:d:a: opt; do
 	case $opt in
+	c) cold=1 ;;
 	r) rounds=$OPTARG ;;
 	d) data=$OPTARG ;;
 	a) algo=$OPTARG ;;
@@ -33,6 +45,19 @@ ncpu=$(nproc)
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 mkdir -p "$data"
+
+if ((cold)); then
+	if [ "$(id -u)" != 0 ] || ! { sync && echo 3 >/proc/sys/vm/drop_caches; } 2>/dev/null; then
+		echo "bench: cold mode skipped: dropping the page cache needs root" \
+			"and a writable /proc/sys/vm/drop_caches"
+		exit 0
+	fi
+fi
+
+readceil=$data/readceil
+if [ ! -x "$readceil" ] || [ "$here/tests/bench/readceil.c" -nt "$readceil" ]; then
+	cc -O2 -pthread "$here/tests/bench/readceil.c" -o "$readceil"
+fi
 
 # Data sets, made once and kept in DATADIR.
 make_files() { # DIR COUNT SIZE
@@ -56,6 +81,12 @@ prepare() {
 	medium) make_files "$data/medium" 4096 131072 ;;
 	small | names) make_files "$data/small" 100000 1024 ;;
 	sparse) [ -f "$data/sparse" ] || truncate -s 16G "$data/sparse" ;;
+	dpkg)
+		# The lists as dpkg wrote them (names relative to /), and the
+		# files they name, for the ceiling.
+		cat /var/lib/dpkg/info/*.md5sums >"$data/dpkg.sums"
+		sed 's|^[0-9a-f]*  |/|' "$data/dpkg.sums" >"$data/dpkg.list"
+		;;
 	esac
 	if [ "$1" = names ] && [ ! -f "$data/names0" ]; then
 		for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$data/small/list0"; done >"$data/names0"
@@ -63,22 +94,33 @@ prepare() {
 }
 
 # run NAME COMMAND...: one timed run; appends "NAME seconds kib" to $log.
+# Exit status 1 is allowed (md5sum -c over an installed system finds
+# changed configuration files); anything else stops the benchmark.
 run() {
-	local name=$1
+	local name=$1 rc=0
 	shift
-	/usr/bin/time -f '%e %M' -o "$data/time.out" bash -c "$*" >/dev/null 2>"$data/err.out" || {
-		echo "bench: '$*' failed:" >&2
-		cat "$data/err.out" >&2
+	((cold)) && sync && echo 3 >/proc/sys/vm/drop_caches
+	/usr/bin/time -f '%e %M' -o "$data/time.out" bash -c "$*" >/dev/null 2>"$data/err.out" || rc=$?
+	if ((rc > 1)); then
+		echo "bench: '$*' failed (exit $rc):" >&2
+		head -5 "$data/err.out" >&2
 		exit 1
-	}
-	echo "$name $(cat "$data/time.out")" >>"$log"
+	fi
+	echo "$name $(tail -1 "$data/time.out")" >>"$log"
 }
+
+# warm_up: reads the set's files once, so that a warm run finds them cached.
+warm_up() { ((cold)) || "$@" >/dev/null 2>&1 || true; }
 
 # bench SET: runs the set's commands ROUNDS times, alternating.
 bench() {
 	local set=$1 dir n
 	local -a names=() cmds=()
 	add() { names+=("$1"); cmds+=("$2"); }
+	ceiling() { # LIST DIR: the two readceil rows
+		add "read ceiling, 32 threads" "cd '$2' && '$readceil' 32 '$1'"
+		add "read ceiling, 128 threads" "cd '$2' && '$readceil' 128 '$1'"
+	}
 	case $set in
 	big)
 		add "fhsum -a $algo" "$fhsum -a $algo '$data/big'"
@@ -87,7 +129,9 @@ bench() {
 		have openssl && add "openssl dgst -$algo" "openssl dgst -$algo '$data/big'"
 		have rhash && add "rhash --$algo" "rhash --$algo '$data/big'"
 		have b3sum && add "b3sum (BLAKE3)" "b3sum '$data/big'"
-		cat "$data/big" >/dev/null
+		echo "$data/big" >"$data/big.list"
+		ceiling "$data/big.list" /
+		warm_up cat "$data/big"
 		;;
 	medium | small)
 		dir=$data/$set
@@ -96,11 +140,20 @@ bench() {
 		if [ "$algo" = md5 ]; then
 			add "md5sum" "cd '$dir' && xargs -a list md5sum"
 			add "xargs -P$ncpu md5sum" "cd '$dir' && xargs -a list -P$ncpu -n 512 md5sum"
+			((cold)) && add "xargs -P16 -n64 md5sum" "cd '$dir' && xargs -a list -P16 -n64 md5sum"
 		fi
 		have openssl && add "openssl dgst -$algo" "cd '$dir' && xargs -a list openssl dgst -$algo"
 		have rhash && add "rhash --$algo" "cd '$dir' && xargs -a list rhash --$algo"
 		have b3sum && add "b3sum (BLAKE3)" "cd '$dir' && xargs -a list b3sum"
-		(cd "$dir" && xargs -a list cat >/dev/null)
+		ceiling list "$dir"
+		warm_up bash -c "cd '$dir' && xargs -a list cat"
+		;;
+	dpkg)
+		[ -d /var/lib/dpkg/info ] || { echo "bench: dpkg skipped: no /var/lib/dpkg/info"; return; }
+		add "fhsum -c --quiet" "cd / && $fhsum -a md5 -c --quiet '$data/dpkg.sums'"
+		add "md5sum -c --quiet" "cd / && md5sum -c --quiet '$data/dpkg.sums'"
+		ceiling "$data/dpkg.list" /
+		warm_up "$readceil" 32 "$data/dpkg.list"
 		;;
 	sparse)
 		add "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"
@@ -128,27 +181,31 @@ bench() {
 			fi
 		done
 	done
-	printf '\n### %s (%s rounds%s)\n\n' "$set" "$rounds" \
-		"$( ((reps > 1)) && echo ", $reps runs per timing")"
-	echo "| command | median s | ratio to fhsum | peak RSS MiB |"
-	echo "|---|---:|---:|---:|"
+	printf '\n### %s (%s, %s rounds%s)\n\n' "$set" "$( ((cold)) && echo cold || echo warm)" \
+		"$rounds" "$( ((reps > 1)) && echo ", $reps runs per timing")"
+	echo "| command | median s | ratio to fhsum | to the read ceiling | peak RSS MiB |"
+	echo "|---|---:|---:|---:|---:|"
 	python3 - "$log" "${names[0]}" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     *name, secs, kib = line.split()
     rows.setdefault(" ".join(name), []).append((float(secs), int(kib)))
-ref = statistics.median(s for s, _ in rows[sys.argv[2]])
+med = {name: statistics.median(s for s, _ in runs) for name, runs in rows.items()}
+ref = med[sys.argv[2]]
+ceils = [m for name, m in med.items() if name.startswith("read ceiling")]
+ceil = min(ceils) if ceils else None
 for name, runs in rows.items():
-    med = statistics.median(s for s, _ in runs)
     rss = max(k for _, k in runs) / 1024
-    ratio = med / ref if ref > 0 else float("nan")
-    print(f"| {name} | {med:.3f} | {ratio:.2f}x | {rss:.1f} |")
+    ratio = med[name] / ref if ref > 0 else float("nan")
+    to_ceil = "%.2fx" % (med[name] / ceil) if ceil else ""
+    print(f"| {name} | {med[name]:.3f} | {ratio:.2f}x | {to_ceil} | {rss:.1f} |")
 PY
 }
 
-echo "fhsum benchmark: $(date -u +%Y-%m-%d), $ncpu CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), algorithm $algo"
-echo "fhsum kernels: $("$fhsum" --debug -a "$algo" /dev/null 2>&1 >/dev/null | sed 's/.*kernel //' | tr '\n' ' ')"
+echo "fhsum benchmark: $(date -u +%Y-%m-%d), $ncpu CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), algorithm $algo, $( ((cold)) && echo 'cold cache' || echo 'warm cache')"
+echo "fhsum kernels: $("$fhsum" --debug -a "$algo" /dev/null 2>&1 >/dev/null | sed -n 's/.*kernel //p' | tr '\n' ' ')"
+echo "fhsum CPU: $("$fhsum" --debug -a "$algo" /dev/null 2>&1 >/dev/null | sed -n 's/.*: CPU //p')"
 for set in "${sets[@]}"; do
 	prepare "$set"
 	bench "$set"

@@ -1,0 +1,80 @@
+/* readceil.c: the read ceiling of a list of files, for tests/bench/bench.sh:
+ * THREADS threads take the names in turn and read each file whole in
+ * 256 KiB reads, doing nothing with the bytes.  Its time is the fastest a
+ * checksum tool could go on that storage with that many reads in flight.
+ *
+ *   readceil THREADS LIST     (LIST: one name per line; "-" for stdin)
+ *
+ * Built by bench.sh with: cc -O2 -pthread readceil.c -o readceil */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define READ_SIZE (256u << 10)
+
+static char **names;
+static size_t count;
+static atomic_size_t turn;
+
+static void *reader(void *arg)
+{
+	char *buf = malloc(READ_SIZE);
+	size_t i;
+
+	(void)arg;
+	while (buf && (i = atomic_fetch_add(&turn, 1)) < count) {
+		int fd = open(names[i], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, READ_SIZE) > 0)
+			;
+		close(fd);
+	}
+	free(buf);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	ssize_t len;
+	int n;
+
+	if (argc != 3 || (n = atoi(argv[1])) < 1 || n > 1024) {
+		fprintf(stderr, "usage: readceil THREADS LIST\n");
+		return 2;
+	}
+	f = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
+	if (!f) {
+		perror(argv[2]);
+		return 1;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (count == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			names = realloc(names, alloc * sizeof *names);
+		}
+		if (!names || !(names[count++] = strdup(line))) {
+			perror("readceil");
+			return 1;
+		}
+	}
+	pthread_t *t = calloc((size_t)n, sizeof *t);
+
+	for (int i = 0; t && i < n; i++)
+		if (pthread_create(&t[i], NULL, reader, NULL) != 0)
+			n = i;
+	for (int i = 0; t && i < n; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
