@@ -39,16 +39,17 @@ declare -A pick=(
 	[qemu64]="md5-portable keccak-portable")
 # The multi-buffer kernels picked; none without AVX2.
 declare -A pick_multi=(
-	[max]="md5-avx2x8 keccak-avx2x4"
-	[max,-bmi1,-bmi2]="md5-avx2x8 keccak-avx2x4"
+	[max]="md5-avx2x16 keccak-avx2x4"
+	[max,-bmi1,-bmi2]="md5-avx2x16 keccak-avx2x4"
 	[qemu64]="")
 # The x86 kernels each CPU must and must not run (qemu 7.2 has no AVX-512).
 declare -A usable=(
-	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 keccak-avx2x4"
-	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 keccak-avx2x4"
+	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4"
+	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4"
 	[qemu64]="")
 x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512
-	md5-avx2x8 md5-avx512x16 keccak-avx2x4 keccak-avx512x8"
+	md5-avx2x8 md5-avx2x16 md5-avx512x16 md5-avx512x32 keccak-avx2x4
+	keccak-avx512x8"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

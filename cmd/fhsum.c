@@ -207,6 +207,7 @@ static void list_kernels(const struct cli *c)
 		[FH_WHY_SLOWER_HERE] = "slower on this CPU",
 		[FH_WHY_OUTRANKED] = "a faster one is picked",
 		[FH_WHY_NOT_FORCED] = "another is forced",
+		[FH_WHY_NARROW] = "",
 	};
 	const struct fh_kernel *k;
 	char cpu[64];
@@ -217,10 +218,23 @@ static void list_kernels(const struct cli *c)
 		enum fh_kernel_why w = fh_kernel_why(k, &c->kernels);
 		bool in = w == FH_WHY_PICKED || w == FH_WHY_FORCED;
 
+		char few[48] = "";
+
+		if (w == FH_WHY_NARROW) {
+			/* The busy lanes it runs: those it holds that a
+			 * narrower kernel does not. */
+			unsigned lo = k->lanes;
+
+			for (unsigned b = 1; b <= k->lanes; b++)
+				if (fh_kernel_narrowest(c->kernels.multi[k->family], b,
+							fh_cpu_features()) == k && b < lo)
+					lo = b;
+			snprintf(few, sizeof few, "runs %u to %u busy lanes", lo, k->lanes);
+		}
 		printf("%-20s %-7s %5u  %-11s %-6s %s\n", k->name,
 		       k->family == FH_FAMILY_MD5 ? "md5" : "keccak", k->lanes,
 		       fh_kernel_usable(k) ? "usable" : "unsupported",
-		       in ? "*" : "-", in ? "" : why[w]);
+		       in ? "*" : "-", in ? "" : w == FH_WHY_NARROW ? few : why[w]);
 	}
 	printf("# this CPU: %s\n", cpu_name(cpu, sizeof cpu));
 }

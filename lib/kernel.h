@@ -93,7 +93,7 @@ struct fh_kernel {
 };
 
 /* The most lanes any multi-buffer kernel has. */
-#define FH_MAX_LANES 16
+#define FH_MAX_LANES 32
 
 /* The portable kernels: plain C that follows the specifications. */
 extern const struct fh_kernel fh_md5_portable;
@@ -162,6 +162,7 @@ enum fh_kernel_why {
 	FH_WHY_UNSUPPORTED,     /* this CPU cannot run it */
 	FH_WHY_SLOWER_HERE,     /* runs, but this CPU lacks its `prefer` bits */
 	FH_WHY_OUTRANKED,       /* runs, but a kernel before it was picked */
+	FH_WHY_NARROW,          /* runs the picked one's lanes when few are busy */
 	FH_WHY_NOT_FORCED,      /* runs, but another of its family was forced */
 };
 enum fh_kernel_why fh_kernel_why(const struct fh_kernel *k,

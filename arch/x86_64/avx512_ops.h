@@ -1,9 +1,10 @@
 /* avx512_ops.h: the AVX-512 operations the AVX-512 kernels use: on XMM
  * registers (the one-stream kernels, AVX-512VL) VPTERNLOGD/Q (any function
  * of three inputs, chosen by an 8-bit truth table) and VPROLD/Q (rotate
- * each element left); on ZMM registers (the multi-buffer kernels,
- * AVX-512F) those two plus adds, XOR, broadcasts, unpacks and 128-bit
- * loads and stores.  Only static inline helpers and macros.
+ * each element left); on ZMM registers (keccak-avx512x8, AVX-512F) and
+ * YMM registers (the multi-buffer MD5 kernels, AVX-512VL) those two plus
+ * adds, XOR, broadcasts, unpacks and the loads and stores of their
+ * transposes.  Only static inline helpers and macros.
  *
  * Normally these are the compiler's intrinsics.  With FH_AVX512_EMULATE
  * defined they are plain C with the semantics of the Intel SDM instead, so
@@ -87,12 +88,12 @@ static inline __m128i fh_emu_rol64(__m128i x, unsigned n)
 
 #endif
 
-/* ---- ZMM registers, for the multi-buffer kernels ------------------------
+/* ---- ZMM registers, for keccak-avx512x8 ---------------------------------
  *
  * fh_zmm is a 512-bit vector of 16 32-bit or 8 64-bit elements, element 0
  * lowest.  The operations are AVX-512F ones; the unpacks and the 128-bit
- * loads and stores are the whole of the data movement the multi-buffer
- * kernels do, so the emulation below covers their transposes as well:
+ * loads and stores are the whole of the data movement keccak-avx512x8
+ * does, so the emulation below covers its transposes as well:
  *   FH_Z_ADD32(a, b), FH_Z_XOR(a, b)          element-wise
  *   FH_Z_SET1_32(v), FH_Z_SET1_64(v)          every element v
  *   FH_Z_TERNLOG32/64(a, b, c, imm)           VPTERNLOGD/Q
@@ -339,6 +340,172 @@ static inline void fh_z_store4x64(fh_zmm v, void *p0, void *p1, void *p2,
 #define FH_Z_LOAD4X64(p0, p1, p2, p3) fh_z_load4x64(p0, p1, p2, p3)
 #define FH_Z_STORE4X128(v, p0, p1, p2, p3) fh_z_store4x128(v, p0, p1, p2, p3)
 #define FH_Z_STORE4X64(v, p0, p1, p2, p3) fh_z_store4x64(v, p0, p1, p2, p3)
+
+/* ---- YMM registers, AVX-512VL, for the multi-buffer MD5 kernels ---------
+ *
+ * fh_ymm is a 256-bit vector of 8 32-bit elements.  VPTERNLOGD and VPROLD
+ * on YMM need AVX-512VL; the rest is AVX2.  Zen 4 issues four YMM
+ * operations a cycle but two ZMM ones, so more short chains of YMM work
+ * keep its pipes busier than fewer ZMM ones (md5_avx512_sets.h).
+ *   FH_Y_ADD32(a, b), FH_Y_SET1_32(v), FH_Y_TERNLOG32(a, b, c, imm),
+ *   FH_Y_ROL32(x, n)                          as the FH_Z_ forms
+ *   FH_Y_UNPACKLO32/HI32/LO64/HI64(a, b)     as FH_Z_, in each 128-bit half
+ *   FH_Y_LOAD(p), FH_Y_STORE(p, v)            32 bytes, p 32-byte aligned
+ *   FH_Y_LOAD2X128(p0, p1)                    16 bytes from p0 into the low
+ *       half, 16 from p1 into the high half
+ *   FH_Y_STORE2X128(v, p0, p1)                the inverse of LOAD2X128
+ *   FH_Y_KEEP(v)                              as FH_Z_KEEP
+ */
+#ifndef FH_AVX512_EMULATE
+
+typedef __m256i fh_ymm;
+
+#define FH_Y_ADD32(a, b) _mm256_add_epi32(a, b)
+#define FH_Y_SET1_32(v) _mm256_set1_epi32((int)(uint32_t)(v))
+#define FH_Y_TERNLOG32(a, b, c, imm) _mm256_ternarylogic_epi32(a, b, c, imm)
+#define FH_Y_ROL32(x, n) _mm256_rol_epi32(x, n)
+#define FH_Y_UNPACKLO32(a, b) _mm256_unpacklo_epi32(a, b)
+#define FH_Y_UNPACKHI32(a, b) _mm256_unpackhi_epi32(a, b)
+#define FH_Y_UNPACKLO64(a, b) _mm256_unpacklo_epi64(a, b)
+#define FH_Y_UNPACKHI64(a, b) _mm256_unpackhi_epi64(a, b)
+#define FH_Y_LOAD(p) _mm256_load_si256((const __m256i *)(const void *)(p))
+#define FH_Y_STORE(p, v) _mm256_store_si256((__m256i *)(void *)(p), v)
+#define FH_Y_KEEP(v) __asm__("" : "+v"(v))
+
+static inline fh_ymm fh_y_load2x128(const void *p0, const void *p1)
+{
+	return _mm256_inserti128_si256(
+		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p0)),
+		_mm_loadu_si128((const __m128i *)p1), 1);
+}
+
+static inline void fh_y_store2x128(fh_ymm v, void *p0, void *p1)
+{
+	_mm_storeu_si128((__m128i *)p0, _mm256_castsi256_si128(v));
+	_mm_storeu_si128((__m128i *)p1, _mm256_extracti128_si256(v, 1));
+}
+
+#else
+
+typedef union {
+	uint32_t d[8];
+	uint64_t q[4];
+} fh_ymm;
+
+static inline fh_ymm fh_emu_y_add32(fh_ymm a, fh_ymm b)
+{
+	for (int i = 0; i < 8; i++)
+		a.d[i] += b.d[i];
+	return a;
+}
+
+static inline fh_ymm fh_emu_y_set1_32(uint32_t v)
+{
+	fh_ymm r;
+
+	for (int i = 0; i < 8; i++)
+		r.d[i] = v;
+	return r;
+}
+
+/* VPTERNLOG, bit by bit as above. */
+static inline fh_ymm fh_emu_y_ternlog(fh_ymm a, fh_ymm b, fh_ymm c,
+				      unsigned imm)
+{
+	fh_ymm r;
+
+	for (int w = 0; w < 4; w++) {
+		r.q[w] = 0;
+		for (unsigned i = 0; i < 8; i++) {
+			if (!(imm >> i & 1))
+				continue;
+			r.q[w] |= (i & 4 ? a.q[w] : ~a.q[w]) &
+				  (i & 2 ? b.q[w] : ~b.q[w]) &
+				  (i & 1 ? c.q[w] : ~c.q[w]);
+		}
+	}
+	return r;
+}
+
+static inline fh_ymm fh_emu_y_rol32(fh_ymm x, unsigned n)
+{
+	n &= 31;
+	for (int i = 0; i < 8; i++)
+		x.d[i] = n ? x.d[i] << n | x.d[i] >> (32 - n) : x.d[i];
+	return x;
+}
+
+/* VPUNPCK{L,H}DQ and {L,H}QDQ on YMM: as the ZMM forms, in each half. */
+static inline fh_ymm fh_emu_y_unpack32(fh_ymm a, fh_ymm b, int hi)
+{
+	fh_ymm r;
+
+	for (int k = 0; k < 8; k += 4) {
+		int h = k + 2 * hi;
+
+		r.d[k] = a.d[h];
+		r.d[k + 1] = b.d[h];
+		r.d[k + 2] = a.d[h + 1];
+		r.d[k + 3] = b.d[h + 1];
+	}
+	return r;
+}
+
+static inline fh_ymm fh_emu_y_unpack64(fh_ymm a, fh_ymm b, int hi)
+{
+	fh_ymm r;
+
+	for (int k = 0; k < 4; k += 2) {
+		r.q[k] = a.q[k + hi];
+		r.q[k + 1] = b.q[k + hi];
+	}
+	return r;
+}
+
+static inline fh_ymm fh_emu_y_load(const void *p)
+{
+	fh_ymm r;
+
+	memcpy(&r, p, 32);
+	return r;
+}
+
+static inline void fh_emu_y_store(void *p, fh_ymm v)
+{
+	memcpy(p, &v, 32);
+}
+
+static inline fh_ymm fh_y_load2x128(const void *p0, const void *p1)
+{
+	fh_ymm r;
+
+	memcpy(&r.d[0], p0, 16);
+	memcpy(&r.d[4], p1, 16);
+	return r;
+}
+
+static inline void fh_y_store2x128(fh_ymm v, void *p0, void *p1)
+{
+	memcpy(p0, &v.d[0], 16);
+	memcpy(p1, &v.d[4], 16);
+}
+
+#define FH_Y_ADD32(a, b) fh_emu_y_add32(a, b)
+#define FH_Y_SET1_32(v) fh_emu_y_set1_32((uint32_t)(v))
+#define FH_Y_TERNLOG32(a, b, c, imm) fh_emu_y_ternlog(a, b, c, imm)
+#define FH_Y_ROL32(x, n) fh_emu_y_rol32(x, n)
+#define FH_Y_UNPACKLO32(a, b) fh_emu_y_unpack32(a, b, 0)
+#define FH_Y_UNPACKHI32(a, b) fh_emu_y_unpack32(a, b, 1)
+#define FH_Y_UNPACKLO64(a, b) fh_emu_y_unpack64(a, b, 0)
+#define FH_Y_UNPACKHI64(a, b) fh_emu_y_unpack64(a, b, 1)
+#define FH_Y_LOAD(p) fh_emu_y_load(p)
+#define FH_Y_STORE(p, v) fh_emu_y_store(p, v)
+#define FH_Y_KEEP(v) ((void)0)
+
+#endif
+
+#define FH_Y_LOAD2X128(p0, p1) fh_y_load2x128(p0, p1)
+#define FH_Y_STORE2X128(v, p0, p1) fh_y_store2x128(v, p0, p1)
 
 /* Truth tables, derived from bit i = f(a, b, c) with i = 4a + 2b + c. */
 #define FH_TL_XOR3 0x96    /* a ^ b ^ c */

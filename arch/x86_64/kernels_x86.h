@@ -21,11 +21,14 @@ extern const struct fh_kernel fh_keccak_avx2;
 /* Keccak, one lane per AVX-512VL XMM register (keccak_avx512.c). */
 extern const struct fh_kernel fh_keccak_avx512;
 
-/* Multi-buffer: MD5 on 8 lanes of AVX2 (md5_avx2x8.c) and 16 of AVX-512
- * (md5_avx512x16.c); Keccak on 4 states in AVX2 (keccak_avx2x4.c) and 8 in
+/* Multi-buffer: MD5 on 8 and 16 lanes of AVX2 (md5_avx2x8.c,
+ * md5_avx2x16.c) and on 16 and 32 of AVX-512VL (md5_avx512x16.c,
+ * md5_avx512x32.c); Keccak on 4 states in AVX2 (keccak_avx2x4.c) and 8 in
  * AVX-512 (keccak_avx512x8.c). */
 extern const struct fh_kernel fh_md5_avx2x8;
+extern const struct fh_kernel fh_md5_avx2x16;
 extern const struct fh_kernel fh_md5_avx512x16;
+extern const struct fh_kernel fh_md5_avx512x32;
 extern const struct fh_kernel fh_keccak_avx2x4;
 extern const struct fh_kernel fh_keccak_avx512x8;
 

@@ -2,15 +2,23 @@
  * per 32-bit element of the AVX2 YMM registers.  ISA: x86-64 + AVX2, built
  * with -mavx2 (FH_CPU_X86_AVX2).  8 lanes.
  *
- * Measured here (AMD EPYC Zen 3, about 3.05 GHz by a dependent ADD chain;
+ * Measured on an AMD EPYC Zen 3 (about 3.05 GHz by a dependent ADD chain;
  * `fhsum --benchmark`, all lanes busy on 16 KiB buffers, CPU time, kernels
  * alternating, medians of 5 runs): 3750 MB/s aggregate against 657 for
  * md5-bmi, 5.68x (5.53-5.81 across runs), about 0.81 cycles/byte; the
  * kernel alone, without the single-stream tails and padding those whole
- * hashes include, 3.85-3.93 GB/s (5.7-5.8x).  perf-anchors G5 asks 0.8
- * cycles/byte and 5x.  Two interleaved sets of eight (16 lanes) measured
- * only 14% more, as the four vector pipes then fill up: not worth twice
- * the inputs in flight, so this kernel keeps one set.
+ * hashes include, 3.85-3.93 GB/s (5.7-5.8x).  On an AMD EPYC Zen 4 (about
+ * 3.66 GHz, gcc 12, medians of 7 runs): 4.78 GB/s, 6.1x md5-bmi, 0.77
+ * cycles/byte, the kernel alone 0.74.
+ *
+ * Two interleaved sets of eight are md5-avx2x16 (md5_avx2x16.c), 9.0x on
+ * that Zen 4.  An earlier try of them gained only 14% on the Zen 3.  On
+ * the Zen 4 that shape, transposing both sets word by word at each
+ * block's start, gained 29% with the lanes' buffers at one page offset
+ * (as --benchmark's are) and 57% with them apart: the word-major loads
+ * reread each lane's block while all the lanes' blocks fight over one
+ * set of the L1 cache, which may be what held the Zen 3 try back.
+ * This kernel stays for when only a few lanes are busy.
  *
  * Shape: element i of every vector belongs to lane i, so a step is the
  * scalar step done eight times over, with no shuffles.  AVX2 has no rotate

@@ -1,12 +1,12 @@
 /* test_avx512_emu.c: the AVX-512 kernels' logic against the portable
  * kernels on any x86-64 CPU.  md5_avx512.c, keccak_avx512.c and the
- * multi-buffer md5_avx512x16.c and keccak_avx512x8.c are built a second
- * time with FH_AVX512_EMULATE, which turns their AVX-512 operations
- * (VPTERNLOG, VPROL, and for the multi-buffer kernels the adds, unpacks,
- * loads and stores of their transposes) into plain C with the SDM's
- * semantics (avx512_ops.h), so a wrong truth table, rotation, word or lane
- * order or round constant fails here even where no CPU runs AVX-512.  The
- * multi-buffer kernels are checked lane by lane: different data, states
+ * multi-buffer md5_avx512x16.c, md5_avx512x32.c and keccak_avx512x8.c are
+ * built a second time with FH_AVX512_EMULATE, which turns their AVX-512
+ * operations (VPTERNLOG, VPROL, and for the multi-buffer kernels the adds,
+ * unpacks, loads and stores of their transposes) into plain C with the
+ * SDM's semantics (avx512_ops.h), so a wrong truth table, rotation, word or
+ * lane order or round constant fails here even where no CPU runs AVX-512.
+ * The multi-buffer kernels are checked lane by lane: different data, states
  * and misalignment in every lane, and the states past the kernel's lanes
  * untouched.  What it cannot check, the compiler's AVX-512 code, tests/unit's
  * kernel tests check on CPUs with AVX-512.  Exit 0 pass, 1 fail. */
@@ -62,8 +62,8 @@ static void multi_md5(const struct fh_kernel *k)
 		}
 		k->md5_blocks_xn(got, p, counts[c]);
 		for (unsigned i = 0; i <= k->lanes; i++)
-			check(i < k->lanes ? "md5 x16 lane, blocks"
-					   : "md5 x16 past the lanes, blocks",
+			check(i < k->lanes ? "md5 multi-buffer lane, blocks"
+					   : "md5 past the lanes, blocks",
 			      counts[c], want[i], got[i], sizeof want[i]);
 	}
 }
@@ -149,6 +149,7 @@ int main(void)
 		for (size_t j = 0; j < LANE_BYTES; j++)
 			lane_data[i][j] = (uint8_t)next();
 	multi_md5(&fh_md5_avx512x16);
+	multi_md5(&fh_md5_avx512x32);
 	multi_keccak(&fh_keccak_avx512x8, rates, sizeof rates / sizeof *rates);
 
 	printf("avx512 kernels, emulated: %lu checks, %lu failed\n", checks,
