@@ -141,6 +141,7 @@ struct engine {
 	_Atomic uint64_t turn;          /* depth 1: the slot that may read */
 	struct fh_fds fds;
 	struct fh_meter *meters;        /* [0] the caller, [1 + i] worker i */
+	struct fh_populater *pop;       /* faults mapped windows in ahead */
 	struct fh_iostage io;
 };
 
@@ -373,6 +374,7 @@ static void *worker(void *arg)
 		.no_mmap = e->no_mmap || e->seq,
 		.bufsize = e->seq ? FH_SEQ_READ_SIZE : FH_READ_SIZE,
 		.meter = w->meter,
+		.pop = e->pop,
 	};
 	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, &e->fds);
 	uint64_t next = 0, end = 0;
@@ -635,6 +637,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	}
 	memset(e.meters, 0, (workers + 1) * sizeof *e.meters);
 	r.meter = &e.meters[0];
+	r.pop = e.pop = fh_populater_new();
 	e.fds.limit = fd_limit();
 	e.seq = depth == 1;
 	fh_iostage_init(&e.io, &io_ops, &e, &e.fds, &e.tail, &e.claim);
@@ -740,11 +743,14 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	wq_destroy(&e.opened);
 	wq_destroy(&e.turn_q);
 out:
+	/* Only the slots ever filled hold memory: the others were never
+	 * touched, and touching them here would fault their pages in. */
 	if (e.slots)
-		for (size_t i = 0; i < e.window; i++) {
+		for (size_t i = 0; i < e.window && i < atomic_load(&e.tail); i++) {
 			free(e.slots[i].path);
 			free(e.slots[i].job.digest);
 		}
+	fh_populater_free(e.pop);
 	free(e.slots);
 	free(e.meters);
 	free(r.buf);

@@ -11,8 +11,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -173,35 +175,170 @@ static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
 	return true;
 }
 
-/* Hashes the mapped part of a regular file: [*POS, END).  Returns 0, an
- * errno value or FH_ESHRANK; advances *POS. */
-static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
-		       off_t end)
+/* The populater: a queue of windows to fault in, and its thread.  A
+ * request may reach the thread after its window was hashed and unmapped;
+ * madvise then fails, or faults in whatever was mapped there since, which
+ * is harmless either way. */
+#define FH_POP_QUEUE 8
+
+struct fh_populater {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	struct { void *p; size_t n; } q[FH_POP_QUEUE];
+	unsigned head, count;
+	bool started, stop, broken;
+	pthread_t tid;
+};
+
+static void *populate_main(void *arg)
+{
+	struct fh_populater *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->count && !p->stop)
+			pthread_cond_wait(&p->cv, &p->lock);
+		if (p->stop)
+			break;
+		void *addr = p->q[p->head].p;
+		size_t n = p->q[p->head].n;
+
+		p->head = (p->head + 1) % FH_POP_QUEUE;
+		p->count--;
+		pthread_mutex_unlock(&p->lock);
+		int rc = madvise(addr, n, MADV_POPULATE_READ);
+		int err = rc ? errno : 0;
+
+		pthread_mutex_lock(&p->lock);
+		/* Kernels before 5.14 know no MADV_POPULATE_READ. */
+		if (err == EINVAL)
+			p->broken = true;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+struct fh_populater *fh_populater_new(void)
+{
+	struct fh_populater *p = calloc(1, sizeof *p);
+
+	if (p) {
+		pthread_mutex_init(&p->lock, NULL);
+		pthread_cond_init(&p->cv, NULL);
+	}
+	return p;
+}
+
+void fh_populater_free(struct fh_populater *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->lock);
+	if (p->started)
+		pthread_join(p->tid, NULL);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+}
+
+/* Asks P to fault in N bytes at ADDR; false if it cannot (then the
+ * caller's own accesses fault them in). */
+static bool populate(struct fh_populater *p, void *addr, size_t n)
+{
+	bool queued = false;
+
+	if (!p)
+		return false;
+	pthread_mutex_lock(&p->lock);
+	if (!p->started && !p->broken) {
+		p->started = pthread_create(&p->tid, NULL, populate_main, p) == 0;
+		p->broken = !p->started;
+	}
+	if (!p->broken && p->count < FH_POP_QUEUE) {
+		unsigned i = (p->head + p->count) % FH_POP_QUEUE;
+
+		p->q[i].p = addr;
+		p->q[i].n = n;
+		p->count++;
+		queued = true;
+		pthread_cond_signal(&p->cv);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return queued;
+}
+
+/* A window of the file mapped for hashing: MAP, MAPLEN bytes, of which
+ * the LEN from P are [POS, POS + LEN) of the file. */
+struct window {
+	void *map;
+	size_t maplen;
+	const uint8_t *p;
+	size_t len;
+};
+
+/* Maps the window of FD at POS, no longer than END - POS; its pages are
+ * faulted in by the populater, or here (MAP_POPULATE) when there is none.
+ * Returns 0 or an errno value. */
+static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
+		      struct window *w, bool ahead)
 {
 	static long page;
 
 	if (!page)
 		page = sysconf(_SC_PAGESIZE);
-	while (*pos < end) {
-		off_t base = *pos & ~(off_t)(page - 1);
-		size_t skip = (size_t)(*pos - base);
-		size_t len = end - *pos < FH_MAP_WINDOW ? (size_t)(end - *pos)
-							: FH_MAP_WINDOW;
-		void *map = mmap(NULL, skip + len, PROT_READ, MAP_SHARED | MAP_POPULATE,
-				 fd, base);
+	off_t base = pos & ~(off_t)(page - 1);
+	size_t skip = (size_t)(pos - base);
 
-		if (map == MAP_FAILED)
-			return errno;
-		madvise(map, skip + len, MADV_SEQUENTIAL);
-		bool whole = hash_window(ctx, map, skip + len, (uint8_t *)map + skip, len);
-
-		munmap(map, skip + len);
-		if (!whole)
-			return FH_ESHRANK;
-		*pos += (off_t)len;
-		fh_meter_add(r->meter, len);
-	}
+	w->len = end - pos < FH_MAP_WINDOW ? (size_t)(end - pos) : FH_MAP_WINDOW;
+	w->maplen = skip + w->len;
+	w->map = mmap(NULL, w->maplen, PROT_READ,
+		      MAP_SHARED | (ahead ? 0 : MAP_POPULATE), fd, base);
+	if (w->map == MAP_FAILED)
+		return errno;
+	madvise(w->map, w->maplen, MADV_SEQUENTIAL);
+	if (ahead && !populate(r->pop, w->map, w->maplen))
+		madvise(w->map, w->maplen, MADV_WILLNEED);
+	w->p = (const uint8_t *)w->map + skip;
 	return 0;
+}
+
+/* Hashes the mapped part of a regular file: [*POS, END), a window at a
+ * time, the next one mapped (and faulted in by the populater) while this
+ * one is hashed.  Returns 0, an errno value or FH_ESHRANK; advances
+ * *POS. */
+static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
+		       off_t end)
+{
+	struct window cur, next;
+	int err;
+
+	if (*pos >= end)
+		return 0;
+	if ((err = map_window(r, fd, *pos, end, &cur, false)) != 0)
+		return err;
+	for (;;) {
+		off_t after = *pos + (off_t)cur.len;
+		bool ahead = after < end &&
+			     map_window(r, fd, after, end, &next, r->pop != NULL) == 0;
+		bool whole = hash_window(ctx, cur.map, cur.maplen, cur.p, cur.len);
+
+		munmap(cur.map, cur.maplen);
+		if (!whole) {
+			if (ahead)
+				munmap(next.map, next.maplen);
+			return FH_ESHRANK;
+		}
+		*pos = after;
+		fh_meter_add(r->meter, cur.len);
+		if (after >= end)
+			return 0;
+		if (!ahead && (err = map_window(r, fd, after, end, &next, false)) != 0)
+			return err;
+		cur = next;
+	}
 }
 
 /* Reads IN from its current offset to its end into CTX; *SIZE counts

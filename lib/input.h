@@ -64,11 +64,24 @@ struct fh_input {
 	uint64_t dev;           /* st_dev, for the storage's kind */
 };
 
+/* A thread that faults in the pages of mapped windows ahead of the
+ * threads hashing them (madvise MADV_POPULATE_READ), so that a large
+ * mapped file costs its hashing thread no page faults: shared by the
+ * readers of one engine run. */
+struct fh_populater;
+
+/* A populater, or NULL (out of memory or threads); its thread starts
+ * with the first request.  Thread-safe. */
+struct fh_populater *fh_populater_new(void);
+/* Stops its thread and frees it; NULL is fine. */
+void fh_populater_free(struct fh_populater *p);
+
 struct fh_reader {
 	uint8_t *buf;           /* read buffer, BUFSIZE bytes */
 	size_t bufsize;
 	bool no_mmap;
 	struct fh_meter *meter; /* counts the bytes hashed; may be NULL */
+	struct fh_populater *pop; /* may be NULL: windows are faulted in here */
 };
 
 /* Installs the SIGBUS handler that turns a fault in a mapped window of a
