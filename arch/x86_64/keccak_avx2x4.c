@@ -2,22 +2,43 @@
  * states at once, one per 64-bit element of the AVX2 YMM registers.  ISA:
  * x86-64 + AVX2, built with -mavx2 (FH_CPU_X86_AVX2).  4 lanes.
  *
- * Measured here (AMD EPYC Zen 3, about 3.05 GHz; `fhsum --benchmark`, all
- * lanes busy on 16 KiB buffers, CPU time, kernels alternating, medians of
- * 5 runs; noisy, the ranges are across runs): aggregate SHA3-256 1016
- * MB/s against 304 for keccak-bmi2, 3.09x (2.92-3.37), about 3.0
- * cycles/byte; SHA3-512 526 against 189, 2.81x; SHAKE128 1163 against
- * 376, 3.05x.  perf-anchors G9 asks 3.5 cycles/byte for SHA3-256.  The
- * round is some 180 vector operations for four states, about 45 cycles on
- * Zen 3's four vector pipes; it runs in about 60 (spills).  Loading the
- * input with VPGATHERQQ instead of the unpacks below measured 3-9% slower.
+ * Measured here (AMD EPYC Zen 4, 2 cores, about 3.6 GHz; gcc 12 -O3;
+ * `fhsum --benchmark`, all lanes busy on 16 KiB buffers, 12 runs
+ * alternating with the previous version, medians): aggregate SHA3-256
+ * 1418 MB/s (1344 before: +6.5%), 2.59x keccak-bmi2's 549 (2.72x the
+ * 524 keccak-bmi2 had before its own gain; 2.56x before); SHA3-512 789
+ * (750), SHAKE128 1753 (1674).  The 3.2x keccak-bmi2 aimed at is out of
+ * reach by operation counts: a round is 184 vector operations for four
+ * states on Zen 4's 4 vector pipes (20 XORs of parities, 20 for D, 25
+ * applying it, 68 for rho, 50 for chi, one for iota), 46 cycles at best,
+ * against keccak-bmi2's 130 operations for one state on 4 ALUs, so at
+ * equal use of the pipes the ratio is 4 x 130 / 184 = 2.83x.  This code
+ * runs at about 56 cycles a round, keccak-bmi2 at about 38: both use some
+ * 80% of their pipes.  Measured and dropped: the state in registers with
+ * the compiler's spills (the previous version, 59 cycles), the same in
+ * hand-written assembly with every register placed (55, no better than
+ * this C), the last plane's five lanes carried into the next round in
+ * registers with the parities read back from memory (2% slower), all 120 plane orders (1% apart) and orders within a
+ * plane (flat).  Removing theta's D dependence between rounds in a probe
+ * saved 13%, most of it the 20 operations themselves.
  *
- * Shape: lane A[x,y] of state s is element s of vector x + 5y, so the round
- * is keccak_round.h's, the same as the one-state kernels', with every
- * operation done on four states and no shuffles (XKCP's times4 layout).
- * AVX2 has no 64-bit rotate, so a rotate costs two shifts and an OR; by 8
- * and 56 one byte shuffle does it.  The 25 lanes and the round's
- * temporaries outnumber the 16 YMM registers and the compiler spills.
+ * Shape: lane A[x,y] of state s is element s of vector x + 5y (XKCP's
+ * times4 layout), so a round is the same lane-wise code as the one-state
+ * kernels', on four states at once and with no shuffles.  AVX2 has no
+ * 64-bit rotate: a rotate is two shifts and an OR, or one byte shuffle
+ * for 8 and 56.
+ *
+ * Why the state lives in memory: 25 lanes outnumber the 16 YMM registers,
+ * and left to itself the compiler spilled and reloaded lanes where it
+ * could (some 50 extra loads, stores and moves a round).  Here two stack arrays hold the
+ * state, a round reads one and writes the other, and a compiler barrier
+ * at the end of each round keeps the lanes there; within a round each lane
+ * is read once, as the memory operand of theta's XOR (loads are cheap:
+ * two a cycle, and a round needs 28), and each result is stored once.
+ * Theta's column parities for the next round are XORed up in five
+ * registers as chi's outputs come out, so no lane is read twice.  That
+ * leaves 5 D values, 5 parities, 5 lanes of the plane in hand and one
+ * temporary: the 16 registers exactly.
  *
  * Loading: each state's block is read 16 bytes (two lanes) at a time;
  * states 0 and 2 go into the two halves of one row, 1 and 3 into another,
@@ -30,7 +51,15 @@
 #include <stdint.h>
 
 #include "kernels_x86.h"
-#include "keccak_round.h"
+
+/* GCC's scheduling after register allocation (on at -O2) reorders the
+ * round for a generic model and costs 1% here; its scheduling before
+ * allocation, with register pressure counted (off by default on x86-64),
+ * gains 1% (Zen 4, `fhsum --benchmark`).  Other compilers keep their own
+ * order. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("schedule-insns", "sched-pressure", "no-schedule-insns2")
+#endif
 
 #define FH_XN 4
 
@@ -66,11 +95,9 @@ static inline V v_rol(V x, int n)
 			       _mm256_srli_epi64(x, 64 - n));
 }
 
-#define FH_LANE V
 #define FH_XOR(a, b) _mm256_xor_si256(a, b)
 #define FH_XOR5(a, b, c, d, e) \
 	FH_XOR(FH_XOR(FH_XOR(a, b), FH_XOR(c, d)), e)
-#define FH_ROL(x, n) v_rol(x, n)
 /* rot(c, 1) as c + c | c >> 63: vpaddq runs on more ports than vpsllq. */
 #define FH_THETA_D(c0, c2) \
 	FH_XOR(c0, _mm256_or_si256(_mm256_add_epi64(c2, c2), \
@@ -149,12 +176,87 @@ static inline void store_lanes(uint8_t *const *p, const V *v, size_t n)
 	}
 }
 
+/* The arrays at P and Q must be in memory here: the compiler keeps none
+ * of their lanes in a register across this point, so it loads each lane
+ * where the round reads it instead of spilling what it holds. */
+#define FH_IN_MEMORY(p, q) __asm__ volatile("" : : "r"(p), "r"(q) : "memory")
+
+/* Chi's output for column x of the first plane starts that column's
+ * parity; the other planes' outputs are XORed into it. */
+#define FH_PARITY_SET(c, v) c = v
+#define FH_PARITY_ADD(c, v) c = FH_XOR(c, v)
+
+/* Output plane y' of a round from A into E (FIPS 202 §3.2.2-3.2.4): its
+ * lanes B[x', y'] come from A[x' + 3y', x'] (the lane indices I0..I4),
+ * each with its column's D value and rho offset; chi's outputs go to
+ * E[5y' .. 5y' + 4] and, through PARITY, into the next round's column
+ * parities n0..n4. */
+#define FH_PLANE(Y, PARITY, I0, D0, R0, I1, D1, R1, I2, D2, R2, I3, D3, R3,  \
+		 I4, D4, R4)                                                \
+	do {                                                                \
+		V b0 = v_rol(FH_XOR(a[I0], D0), R0);                        \
+		V b1 = v_rol(FH_XOR(a[I1], D1), R1);                        \
+		V b2 = v_rol(FH_XOR(a[I2], D2), R2);                        \
+		V b3 = v_rol(FH_XOR(a[I3], D3), R3);                        \
+		V b4 = v_rol(FH_XOR(a[I4], D4), R4);                        \
+		V e0 = FH_CHI(b0, b1, b2);                                  \
+		if ((Y) == 0)                                               \
+			e0 = FH_IOTA(e0, i);                                \
+		e[5 * (Y)] = e0;                                            \
+		PARITY(n0, e0);                                             \
+		V e1 = FH_CHI(b1, b2, b3);                                  \
+		e[5 * (Y) + 1] = e1;                                        \
+		PARITY(n1, e1);                                             \
+		V e2 = FH_CHI(b2, b3, b4);                                  \
+		e[5 * (Y) + 2] = e2;                                        \
+		PARITY(n2, e2);                                             \
+		V e3 = FH_CHI(b3, b4, b0);                                  \
+		e[5 * (Y) + 3] = e3;                                        \
+		PARITY(n3, e3);                                             \
+		V e4 = FH_CHI(b4, b0, b1);                                  \
+		e[5 * (Y) + 4] = e4;                                        \
+		PARITY(n4, e4);                                             \
+	} while (0)
+
+/* Round I from A into E.  C holds A's column parities on entry and E's on
+ * exit.  The planes come in the order 3, 1, 4, 0, 2 (measured, see the
+ * top of the file); any order gives the same state. */
+static inline __attribute__((always_inline)) void
+keccak_round_mem(const V *a, V *e, V c[5], unsigned i)
+{
+	/* D[x] = C[x-1] ^ rot(C[x+1], 1), FIPS 202 §3.2.1 */
+	V d0 = FH_THETA_D(c[4], c[1]);
+	V d1 = FH_THETA_D(c[0], c[2]);
+	V d2 = FH_THETA_D(c[1], c[3]);
+	V d3 = FH_THETA_D(c[2], c[4]);
+	V d4 = FH_THETA_D(c[3], c[0]);
+	V n0, n1, n2, n3, n4;
+
+	/* Rho offsets: FIPS 202 §3.2.2 Table 2. */
+	FH_PLANE(3, FH_PARITY_SET, 4, d4, 27, 5, d0, 36, 11, d1, 10,
+		 17, d2, 15, 23, d3, 56);
+	FH_PLANE(1, FH_PARITY_ADD, 3, d3, 28, 9, d4, 20, 10, d0, 3,
+		 16, d1, 45, 22, d2, 61);
+	FH_PLANE(4, FH_PARITY_ADD, 2, d2, 62, 8, d3, 55, 14, d4, 39,
+		 15, d0, 41, 21, d1, 2);
+	FH_PLANE(0, FH_PARITY_ADD, 0, d0, 0, 6, d1, 44, 12, d2, 43,
+		 18, d3, 21, 24, d4, 14);
+	FH_PLANE(2, FH_PARITY_ADD, 1, d1, 1, 7, d2, 6, 13, d3, 25,
+		 19, d4, 8, 20, d0, 18);
+	c[0] = n0;
+	c[1] = n1;
+	c[2] = n2;
+	c[3] = n3;
+	c[4] = n4;
+	FH_IN_MEMORY(a, e);
+}
+
 static void fh_keccak_absorb_avx2x4(uint64_t (*states)[25],
 				    const uint8_t *const *data,
 				    size_t nblocks, size_t rate)
 {
 	uint8_t *sp[FH_XN];
-	V s[25];
+	V s[25], t[25], c[5];
 
 	if (!nblocks)
 		return;
@@ -162,29 +264,22 @@ static void fh_keccak_absorb_avx2x4(uint64_t (*states)[25],
 		sp[i] = (uint8_t *)states[i];
 	load_lanes(s, (const uint8_t *const *)sp, 0, 25);
 
-	V FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
-
-#define FH_LOAD(v, i) v = s[i];
-	FH_KECCAK_EACH_LANE(FH_LOAD)
-#undef FH_LOAD
-
 	for (size_t off = 0; nblocks; nblocks--, off += rate) {
 		V in[FH_MAX_BLOCK / 8];
 
 		/* XOR the block's rate/8 lanes into the state. */
 		load_lanes(in, data, off, rate / 8);
-#define FH_IN(v, i) v = FH_XOR(v, in[i])
-		FH_KECCAK_EACH_RATE_LANE(rate / 8, FH_IN)
-#undef FH_IN
+		for (size_t j = 0; j < rate / 8; j++)
+			s[j] = FH_XOR(s[j], in[j]);
+		for (int x = 0; x < 5; x++)
+			c[x] = FH_XOR5(s[x], s[x + 5], s[x + 10], s[x + 15],
+				       s[x + 20]);
+		FH_IN_MEMORY(s, t);
 		for (unsigned i = 0; i < 24; i += 2) {
-			FH_KECCAK_ROUND(a, e, i);
-			FH_KECCAK_ROUND(e, a, i + 1);
+			keccak_round_mem(s, t, c, i);
+			keccak_round_mem(t, s, c, i + 1);
 		}
 	}
-
-#define FH_STORE(v, i) s[i] = v;
-	FH_KECCAK_EACH_LANE(FH_STORE)
-#undef FH_STORE
 	store_lanes(sp, s, 25);
 }
 

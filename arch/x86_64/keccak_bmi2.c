@@ -3,21 +3,34 @@
  * that does not overwrite its source, for rho and theta); built with
  * -mbmi -mbmi2 (FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2).  One lane.
  *
- * Measured here (AMD EPYC Zen 3, 16 KiB buffer, alternating runs, medians):
- * SHA3-256 297 MB/s, SHA3-512 169, SHAKE128 377 against keccak-portable's
- * 108, 56, 130 (2.8-3.0x); against OpenSSL 3.0 (its scalar
- * keccak1600-x86_64) 0.91x, 1.04x, 1.04x by `openssl speed -evp ALG
- * -bytes 16384`, and 1.08x, 1.05x, 1.09x alternating with OpenSSL's EVP in
- * one process: at best about 1.1x, short of the 1.25x aimed at.
- * Built with gcc 12 -O3 (the release build); -O2 and clang 14 -O2/-O3
- * were the same or slower.  Three hand-written assembly versions were
- * tried and measured slower in the same runs (9.0-10.3 cycles/byte
- * against 7.8-9.3 for this code): the state in memory with C and D in
- * registers (OpenSSL's shape, with ANDN and RORX), theta applied in
- * memory, and four of five column parities kept in registers.  llvm-mca
- * (-mcpu=znver3) puts both this code and those at about 32 cycles a
- * round, dispatch-bound at some 190 instructions a round, and the machine
- * here gives some 44, so none of them is kept.
+ * Measured here (AMD EPYC Zen 4, 2 cores, about 3.6 GHz by a dependent
+ * ADD chain; gcc 12 -O3, the release build; `fhsum --benchmark`, 16 KiB
+ * buffers, 10-12 runs alternating with the previous version, medians):
+ * SHA3-256 549 MB/s (524 before: +4.9%), SHA3-512 295 (283), SHAKE128
+ * 670 (645), about 38 cycles a round.  End to end, `fhsum -a ALG -j1
+ * --kernel keccak-bmi2` on a cached 1 GiB file against `openssl dgst`
+ * (OpenSSL 3.0.19, its scalar keccak1600-x86_64): SHA3-256 1.18-1.20x
+ * (1.14-1.18x before), SHA3-512 1.14-1.16x (1.08x before), medians of 10
+ * runs alternating and `hyperfine -N -w 2 -r 10` means; short of the 1.25x
+ * aimed at.
+ *
+ * Why no more: a round is 130 ALU operations (20 XORs of parities, 5 RORX
+ * and 5 XORs for D, 25 XORs applying it, 24 RORX for rho, 25 ANDN and 25
+ * XORs for chi, one for iota) on 4 ALUs, 2 of which rotate: 32.5 cycles
+ * at best, and the 25 lanes, 5 D values and chi's temporaries need some
+ * 50 loads and stores a round on top.  The same mix with no dependences
+ * between its operations runs in about 35 cycles here, so this code is
+ * within 10% of what the general registers give.  What moved it: the
+ * plane order (3, 2, 4, 0, 1 measured best of all 120, 2% over 0..4) and
+ * GCC's second scheduling pass turned off (3%).  Assembly versions were
+ * measured in the same runs and lost, here as on Zen 3 before: the state
+ * in memory with C and D in registers (OpenSSL's shape, with ANDN and
+ * RORX), four column parities accumulated in registers during chi with
+ * all 24 rounds unrolled, and variants of both, all at 38-41 cycles a
+ * round.  Taking parts out of such a version shows where the time goes:
+ * without the stores 5% faster, with ADDs for the rotates 1%, without
+ * theta's D (10 operations and the dependence of each round on the whole
+ * previous one) 13%.
  *
  * The 25 lanes are C variables and the round is keccak_round.h's macro;
  * the compiler keeps what fits of them in the 16 registers and the rest on
@@ -32,6 +45,15 @@
 
 #include "kernels_x86.h"
 #include "keccak_round.h"
+
+/* GCC's scheduling after register allocation (on at -O2) reorders the
+ * round for a generic model and costs 3% on Zen 4; with it off the
+ * instructions keep the order of the source, planes in the order below
+ * (`fhsum --benchmark`; see the top of the file).  Other compilers keep
+ * their own order. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-schedule-insns2")
+#endif
 
 /* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
 static const uint64_t keccak_rc[24] = {
@@ -82,9 +104,10 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 #undef FH_IN
 			data += rate;
 		}
+		/* Planes in the order measured fastest (top of file). */
 		for (unsigned i = 0; i < 24; i += 2) {
-			FH_KECCAK_ROUND(a, e, i);
-			FH_KECCAK_ROUND(e, a, i + 1);
+			FH_KECCAK_ROUND_ORDERED(a, e, i, 3, 2, 4, 0, 1);
+			FH_KECCAK_ROUND_ORDERED(e, a, i + 1, 3, 2, 4, 0, 1);
 		}
 	}
 

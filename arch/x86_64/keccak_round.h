@@ -1,8 +1,9 @@
 /* keccak_round.h: one round of Keccak-f[1600] as a macro over lane
  * operations, for kernels that hold each lane in its own register: a
  * lane is a uint64_t in keccak-bmi2, a vector register in keccak-avx2 and
- * keccak-avx512 (one state) and in keccak-avx2x4 and keccak-avx512x8 (one
- * lane of 4 or 8 states side by side).  Only macros, no code.
+ * keccak-avx512 (one state) and in keccak-avx512x8 (one lane of 8 states
+ * side by side); keccak-avx2x4 keeps its four states in memory and has
+ * its own round.  Only macros, no code.
  *
  * The including file defines, for its lane type FH_LANE:
  *   FH_XOR(a, b)            a ^ b
@@ -49,42 +50,67 @@
 		e4 = FH_CHI(b4_, b0_, b1_);                               \
 	} while (0)
 
-/* Round I (0..23) from state A into state E. */
-#define FH_KECCAK_ROUND(A, E, i)                                          \
+/* Output plane y' (0..4) of a round from state A into state E, with the
+ * D values d0_..d4_ of FH_KECCAK_THETA in scope. */
+#define FH_KECCAK_PLANE_0(A, E)                                           \
+	FH_CHI_PLANE(E##00, E##10, E##20, E##30, E##40,                   \
+		     A##00, d0_, 0, A##11, d1_, 44,                       \
+		     A##22, d2_, 43, A##33, d3_, 21,                      \
+		     A##44, d4_, 14)
+#define FH_KECCAK_PLANE_1(A, E)                                           \
+	FH_CHI_PLANE(E##01, E##11, E##21, E##31, E##41,                   \
+		     A##30, d3_, 28, A##41, d4_, 20,                      \
+		     A##02, d0_, 3, A##13, d1_, 45,                       \
+		     A##24, d2_, 61)
+#define FH_KECCAK_PLANE_2(A, E)                                           \
+	FH_CHI_PLANE(E##02, E##12, E##22, E##32, E##42,                   \
+		     A##10, d1_, 1, A##21, d2_, 6,                        \
+		     A##32, d3_, 25, A##43, d4_, 8,                       \
+		     A##04, d0_, 18)
+#define FH_KECCAK_PLANE_3(A, E)                                           \
+	FH_CHI_PLANE(E##03, E##13, E##23, E##33, E##43,                   \
+		     A##40, d4_, 27, A##01, d0_, 36,                      \
+		     A##12, d1_, 10, A##23, d2_, 15,                      \
+		     A##34, d3_, 56)
+#define FH_KECCAK_PLANE_4(A, E)                                           \
+	FH_CHI_PLANE(E##04, E##14, E##24, E##34, E##44,                   \
+		     A##20, d2_, 62, A##31, d3_, 55,                      \
+		     A##42, d4_, 39, A##03, d0_, 41,                      \
+		     A##14, d1_, 2)
+
+/* Theta's column parities of state A and its D values d0_..d4_. */
+#define FH_KECCAK_THETA(A)                                                \
+	FH_LANE c0_ = FH_XOR5(A##00, A##01, A##02, A##03, A##04);         \
+	FH_LANE c1_ = FH_XOR5(A##10, A##11, A##12, A##13, A##14);         \
+	FH_LANE c2_ = FH_XOR5(A##20, A##21, A##22, A##23, A##24);         \
+	FH_LANE c3_ = FH_XOR5(A##30, A##31, A##32, A##33, A##34);         \
+	FH_LANE c4_ = FH_XOR5(A##40, A##41, A##42, A##43, A##44);         \
+	/* D[x] = C[x-1] ^ rot(C[x+1], 1), FIPS 202 §3.2.1 */             \
+	FH_LANE d0_ = FH_THETA_D(c4_, c1_);                               \
+	FH_LANE d1_ = FH_THETA_D(c0_, c2_);                               \
+	FH_LANE d2_ = FH_THETA_D(c1_, c3_);                               \
+	FH_LANE d3_ = FH_THETA_D(c2_, c4_);                               \
+	FH_LANE d4_ = FH_THETA_D(c3_, c0_)
+
+/* Round I (0..23) from state A into E, its five output planes written in
+ * the order P0..P4 (a permutation of 0..4).  Once theta's D values are
+ * known the planes are independent, so the order changes no result, only
+ * the order in which the compiler emits the instructions; with GCC's
+ * post-register-allocation scheduling off, some kernels measure that to
+ * matter (their header comments say by how much). */
+#define FH_KECCAK_ROUND_ORDERED(A, E, i, P0, P1, P2, P3, P4)              \
 	do {                                                              \
-		FH_LANE c0_ = FH_XOR5(A##00, A##01, A##02, A##03, A##04); \
-		FH_LANE c1_ = FH_XOR5(A##10, A##11, A##12, A##13, A##14); \
-		FH_LANE c2_ = FH_XOR5(A##20, A##21, A##22, A##23, A##24); \
-		FH_LANE c3_ = FH_XOR5(A##30, A##31, A##32, A##33, A##34); \
-		FH_LANE c4_ = FH_XOR5(A##40, A##41, A##42, A##43, A##44); \
-		/* D[x] = C[x-1] ^ rot(C[x+1], 1), FIPS 202 §3.2.1 */     \
-		FH_LANE d0_ = FH_THETA_D(c4_, c1_);                       \
-		FH_LANE d1_ = FH_THETA_D(c0_, c2_);                       \
-		FH_LANE d2_ = FH_THETA_D(c1_, c3_);                       \
-		FH_LANE d3_ = FH_THETA_D(c2_, c4_);                       \
-		FH_LANE d4_ = FH_THETA_D(c3_, c0_);                       \
-		FH_CHI_PLANE(E##00, E##10, E##20, E##30, E##40,           \
-			     A##00, d0_, 0, A##11, d1_, 44,               \
-			     A##22, d2_, 43, A##33, d3_, 21,              \
-			     A##44, d4_, 14);                             \
-		FH_CHI_PLANE(E##01, E##11, E##21, E##31, E##41,           \
-			     A##30, d3_, 28, A##41, d4_, 20,              \
-			     A##02, d0_, 3, A##13, d1_, 45,               \
-			     A##24, d2_, 61);                             \
-		FH_CHI_PLANE(E##02, E##12, E##22, E##32, E##42,           \
-			     A##10, d1_, 1, A##21, d2_, 6,                \
-			     A##32, d3_, 25, A##43, d4_, 8,               \
-			     A##04, d0_, 18);                             \
-		FH_CHI_PLANE(E##03, E##13, E##23, E##33, E##43,           \
-			     A##40, d4_, 27, A##01, d0_, 36,              \
-			     A##12, d1_, 10, A##23, d2_, 15,              \
-			     A##34, d3_, 56);                             \
-		FH_CHI_PLANE(E##04, E##14, E##24, E##34, E##44,           \
-			     A##20, d2_, 62, A##31, d3_, 55,              \
-			     A##42, d4_, 39, A##03, d0_, 41,              \
-			     A##14, d1_, 2);                              \
+		FH_KECCAK_THETA(A);                                       \
+		FH_KECCAK_PLANE_##P0(A, E);                               \
+		FH_KECCAK_PLANE_##P1(A, E);                               \
+		FH_KECCAK_PLANE_##P2(A, E);                               \
+		FH_KECCAK_PLANE_##P3(A, E);                               \
+		FH_KECCAK_PLANE_##P4(A, E);                               \
 		E##00 = FH_IOTA(E##00, i);                                \
 	} while (0)
+
+/* Round I (0..23) from state A into E, planes in index order. */
+#define FH_KECCAK_ROUND(A, E, i) FH_KECCAK_ROUND_ORDERED(A, E, i, 0, 1, 2, 3, 4)
 
 /* OP(lane, i) for each of the 25 lanes, i being the lane's index x + 5*y
  * in a uint64_t[25] state: for loading and storing the lane variables. */
