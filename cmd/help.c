@@ -44,7 +44,7 @@ Inputs and speed:\n\
   -j, --threads=N       hash with N threads (default: one per online CPU)\n\
       --no-mmap         read every file, map none\n\
       --io-depth=N      keep N reads in flight ahead of the hashing threads\n\
-                        (default 32; 1 on a spinning disk: one file at a\n\
+                        (default 256; 1 on a spinning disk: one file at a\n\
                         time, in order)\n\
       --progress        show progress on a terminal's stderr from the start\n\
       --no-progress     never show progress\n\

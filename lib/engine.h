@@ -27,7 +27,7 @@ struct fh_progress {
 
 /* The reads kept in flight ahead of the hashing threads by default, and
  * the most that --io-depth may ask. */
-#define FH_IO_DEPTH_DEFAULT 32
+#define FH_IO_DEPTH_DEFAULT 256
 #define FH_IO_DEPTH_MAX 1024
 
 struct fh_engine_opts {

@@ -25,6 +25,8 @@
 #define FH_AHEAD_FILE (8u << 20)
 /* Bytes asked ahead and not yet taken by a worker, all files together. */
 #define FH_AHEAD_BYTES (128u << 20)
+/* The I/O threads' stacks: ample for open, fstat and posix_fadvise. */
+#define FH_IO_STACK (128u << 10)
 /* Cached inputs in a row that make the stage warm. */
 #define FH_WARM_AFTER 64
 /* How often a warm stage samples an input, and how far ahead of the
@@ -61,6 +63,37 @@ static int probe_cached(struct fh_iostage *io, int fd)
 	return -1;
 }
 
+static void *io_main(void *arg);
+
+/* Starts thread N on a small stack: it only opens, probes and advises. */
+static bool start(struct fh_iostage *io, unsigned n)
+{
+	pthread_attr_t attr;
+	bool ok;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, FH_IO_STACK);
+	ok = pthread_create(&io->tids[n], &attr, io_main, &io->th[n]) == 0;
+	pthread_attr_destroy(&attr);
+	return ok;
+}
+
+/* Starts the threads not yet started (all but the sampler). */
+static void grow(struct fh_iostage *io)
+{
+	pthread_mutex_lock(&io->lock);
+	while (!atomic_load(&io->finished) && io->nthreads < FH_IO_THREADS &&
+	       io->nthreads < io->depth) {
+		unsigned n = io->nthreads;
+
+		io->th[n] = (struct fh_io_thread){ .io = io, .n = n };
+		if (!start(io, n))
+			break;
+		io->nthreads++;
+	}
+	pthread_mutex_unlock(&io->lock);
+}
+
 static void wake(struct fh_iostage *io, bool all)
 {
 	pthread_mutex_lock(&io->lock);
@@ -88,8 +121,10 @@ static void open_one(struct fh_iostage *io, uint64_t index, const char *path)
 		} else {
 			if (cached == 0) {
 				atomic_store(&io->hits, 0);
-				if (!atomic_exchange(&io->cold, true))
+				if (!atomic_exchange(&io->cold, true)) {
+					grow(io);
 					wake(io, true);
+				}
 			}
 			ahead = in.size < FH_AHEAD_FILE ? in.size : FH_AHEAD_FILE;
 			posix_fadvise(in.fd, 0, (off_t)ahead, POSIX_FADV_WILLNEED);
@@ -176,12 +211,11 @@ void fh_iostage_start(struct fh_iostage *io, unsigned depth, bool always)
 	io->depth = depth;
 	io->always = always;
 	atomic_store(&io->cold, always);
-	for (unsigned n = 0; n < FH_IO_THREADS && n < depth; n++) {
-		io->th[n] = (struct fh_io_thread){ .io = io, .n = n };
-		if (pthread_create(&io->tids[n], NULL, io_main, &io->th[n]) != 0)
-			break;
-		io->nthreads++;
-	}
+	io->th[0] = (struct fh_io_thread){ .io = io, .n = 0 };
+	if (start(io, 0))
+		io->nthreads = 1;
+	if (always)
+		grow(io);
 }
 
 void fh_iostage_produced(struct fh_iostage *io, uint64_t tail)
@@ -215,8 +249,12 @@ void fh_iostage_finish(struct fh_iostage *io)
 void fh_iostage_stop(struct fh_iostage *io)
 {
 	fh_iostage_finish(io);
-	for (unsigned n = 0; n < io->nthreads; n++)
-		pthread_join(io->tids[n], NULL);
+	pthread_mutex_lock(&io->lock);
+	unsigned n = io->nthreads;
+
+	pthread_mutex_unlock(&io->lock);
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(io->tids[i], NULL);
 	io->nthreads = 0;
 	pthread_mutex_destroy(&io->lock);
 	pthread_cond_destroy(&io->cv);

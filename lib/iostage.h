@@ -18,8 +18,12 @@
 
 /* Threads opening inputs: cold metadata (an inode, a directory block)
  * makes open(2) wait for the disk, so one thread would keep one such
- * request in flight at a time. */
-#define FH_IO_THREADS 4
+ * request in flight at a time.  One samples from the start; the others
+ * start once the data turns out not to be cached.  Verifying an installed
+ * system from a cold cache (113k files, virtio disk, 2-core AMD EPYC) took
+ * 1.22x the read ceiling with 4 threads and depth 32, 1.09-1.16x with 32
+ * threads and depth 128, 1.08x with 32 and 256 (1.12x with 64). */
+#define FH_IO_THREADS 32
 
 /* What the stage asks of the engine's slots. */
 struct fh_iostage_ops {
