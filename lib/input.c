@@ -299,6 +299,11 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
 	if (w->map == MAP_FAILED)
 		return errno;
 	madvise(w->map, w->maplen, MADV_SEQUENTIAL);
+	/* From a cold disk, faults read a window in small synchronous
+	 * pieces: ask for the window after this one too, asynchronously
+	 * (a few page-cache lookups when it is cached already). */
+	if (ahead && end > pos + (off_t)w->len)
+		posix_fadvise(fd, pos + (off_t)w->len, FH_MAP_WINDOW, POSIX_FADV_WILLNEED);
 	if (ahead && !populate(r->pop, w->map, w->maplen))
 		madvise(w->map, w->maplen, MADV_WILLNEED);
 	w->p = (const uint8_t *)w->map + skip;
