@@ -32,16 +32,13 @@
 #else
 
 /* VPTERNLOG, Intel SDM vol. 2C: for every bit position, the result bit is
- * bit (4a + 2b + c) of IMM.  Element width does not change the result. */
-static inline __m128i fh_emu_ternlog(__m128i a, __m128i b, __m128i c,
-				     unsigned imm)
+ * bit (4a + 2b + c) of IMM.  Element width does not change the result, so
+ * every register width is done here as N 64-bit words. */
+static inline void fh_emu_ternlog_words(uint64_t *r, const uint64_t *x,
+					const uint64_t *y, const uint64_t *z,
+					int n, unsigned imm)
 {
-	uint64_t x[2], y[2], z[2], r[2];
-
-	memcpy(x, &a, 16);
-	memcpy(y, &b, 16);
-	memcpy(z, &c, 16);
-	for (int w = 0; w < 2; w++) {
+	for (int w = 0; w < n; w++) {
 		r[w] = 0;
 		for (unsigned i = 0; i < 8; i++) {
 			if (!(imm >> i & 1))
@@ -50,6 +47,17 @@ static inline __m128i fh_emu_ternlog(__m128i a, __m128i b, __m128i c,
 				(i & 1 ? z[w] : ~z[w]);
 		}
 	}
+}
+
+static inline __m128i fh_emu_ternlog(__m128i a, __m128i b, __m128i c,
+				     unsigned imm)
+{
+	uint64_t x[2], y[2], z[2], r[2];
+
+	memcpy(x, &a, 16);
+	memcpy(y, &b, 16);
+	memcpy(z, &c, 16);
+	fh_emu_ternlog_words(r, x, y, z, 2, imm);
 	__m128i v;
 	memcpy(&v, r, 16);
 	return v;
@@ -90,43 +98,34 @@ static inline __m128i fh_emu_rol64(__m128i x, unsigned n)
 
 /* ---- ZMM registers, for keccak-avx512x8 ---------------------------------
  *
- * fh_zmm is a 512-bit vector of 16 32-bit or 8 64-bit elements, element 0
- * lowest.  The operations are AVX-512F ones; the unpacks and the 128-bit
- * loads and stores are the whole of the data movement keccak-avx512x8
- * does, so the emulation below covers its transposes as well:
- *   FH_Z_ADD32(a, b), FH_Z_XOR(a, b)          element-wise
- *   FH_Z_SET1_32(v), FH_Z_SET1_64(v)          every element v
- *   FH_Z_TERNLOG32/64(a, b, c, imm)           VPTERNLOGD/Q
- *   FH_Z_ROL32(x, n), FH_Z_ROL64(x, n)        VPROLD/Q
- *   FH_Z_UNPACKLO32/HI32/LO64/HI64(a, b)     VPUNPCK{L,H}{DQ,QDQ}: inside
- *       each 128-bit quarter, the low (LO) or high (HI) half's elements of
- *       a and b interleaved, a's first
+ * fh_zmm is a 512-bit vector of 8 64-bit elements, element 0 lowest.
+ * The operations are AVX-512F ones; the unpacks and the 128-bit loads and
+ * stores are the whole of the data movement keccak-avx512x8 does, so the
+ * emulation below covers its transposes as well:
+ *   FH_Z_XOR(a, b)                            element-wise
+ *   FH_Z_SET1_64(v)                           every element v
+ *   FH_Z_TERNLOG64(a, b, c, imm)              VPTERNLOGQ
+ *   FH_Z_ROL64(x, n)                          VPROLQ
+ *   FH_Z_UNPACKLO64/HI64(a, b)                VPUNPCK{L,H}QDQ: inside each
+ *       128-bit quarter, the low (LO) or high (HI) elements of a and b,
+ *       a's first
  *   FH_Z_LOAD4X128(p0, p1, p2, p3)            16 bytes from each pointer,
  *       p0's into quarter 0 ... p3's into quarter 3
  *   FH_Z_LOAD4X64(p0, p1, p2, p3)             8 bytes from each into the low
  *       half of its quarter, the high half zero
  *   FH_Z_STORE4X128(v, p0, p1, p2, p3)        the inverse of LOAD4X128
  *   FH_Z_STORE4X64(v, p0, p1, p2, p3)         each quarter's low 8 bytes
- *   FH_Z_KEEP(v)                              an optimisation barrier (an
- *       empty asm natively; nothing when emulated)
  */
 #ifndef FH_AVX512_EMULATE
 
 typedef __m512i fh_zmm;
 
-#define FH_Z_ADD32(a, b) _mm512_add_epi32(a, b)
 #define FH_Z_XOR(a, b) _mm512_xor_si512(a, b)
-#define FH_Z_SET1_32(v) _mm512_set1_epi32((int)(uint32_t)(v))
 #define FH_Z_SET1_64(v) _mm512_set1_epi64((long long)(uint64_t)(v))
-#define FH_Z_TERNLOG32(a, b, c, imm) _mm512_ternarylogic_epi32(a, b, c, imm)
 #define FH_Z_TERNLOG64(a, b, c, imm) _mm512_ternarylogic_epi64(a, b, c, imm)
-#define FH_Z_ROL32(x, n) _mm512_rol_epi32(x, n)
 #define FH_Z_ROL64(x, n) _mm512_rol_epi64(x, n)
-#define FH_Z_UNPACKLO32(a, b) _mm512_unpacklo_epi32(a, b)
-#define FH_Z_UNPACKHI32(a, b) _mm512_unpackhi_epi32(a, b)
 #define FH_Z_UNPACKLO64(a, b) _mm512_unpacklo_epi64(a, b)
 #define FH_Z_UNPACKHI64(a, b) _mm512_unpackhi_epi64(a, b)
-#define FH_Z_KEEP(v) __asm__("" : "+v"(v))
 
 static inline fh_zmm fh_z_join(__m128i q0, __m128i q1, __m128i q2, __m128i q3)
 {
@@ -180,27 +179,11 @@ typedef union {
 	uint64_t q[8];
 } fh_zmm;
 
-static inline fh_zmm fh_emu_z_add32(fh_zmm a, fh_zmm b)
-{
-	for (int i = 0; i < 16; i++)
-		a.d[i] += b.d[i];
-	return a;
-}
-
 static inline fh_zmm fh_emu_z_xor(fh_zmm a, fh_zmm b)
 {
 	for (int i = 0; i < 8; i++)
 		a.q[i] ^= b.q[i];
 	return a;
-}
-
-static inline fh_zmm fh_emu_z_set1_32(uint32_t v)
-{
-	fh_zmm r;
-
-	for (int i = 0; i < 16; i++)
-		r.d[i] = v;
-	return r;
 }
 
 static inline fh_zmm fh_emu_z_set1_64(uint64_t v)
@@ -212,31 +195,13 @@ static inline fh_zmm fh_emu_z_set1_64(uint64_t v)
 	return r;
 }
 
-/* VPTERNLOG, bit by bit as for the XMM form above. */
 static inline fh_zmm fh_emu_z_ternlog(fh_zmm a, fh_zmm b, fh_zmm c,
 				      unsigned imm)
 {
 	fh_zmm r;
 
-	for (int w = 0; w < 8; w++) {
-		r.q[w] = 0;
-		for (unsigned i = 0; i < 8; i++) {
-			if (!(imm >> i & 1))
-				continue;
-			r.q[w] |= (i & 4 ? a.q[w] : ~a.q[w]) &
-				  (i & 2 ? b.q[w] : ~b.q[w]) &
-				  (i & 1 ? c.q[w] : ~c.q[w]);
-		}
-	}
+	fh_emu_ternlog_words(r.q, a.q, b.q, c.q, 8, imm);
 	return r;
-}
-
-static inline fh_zmm fh_emu_z_rol32(fh_zmm x, unsigned n)
-{
-	n &= 31;
-	for (int i = 0; i < 16; i++)
-		x.d[i] = n ? x.d[i] << n | x.d[i] >> (32 - n) : x.d[i];
-	return x;
 }
 
 static inline fh_zmm fh_emu_z_rol64(fh_zmm x, unsigned n)
@@ -245,23 +210,6 @@ static inline fh_zmm fh_emu_z_rol64(fh_zmm x, unsigned n)
 	for (int i = 0; i < 8; i++)
 		x.q[i] = n ? x.q[i] << n | x.q[i] >> (64 - n) : x.q[i];
 	return x;
-}
-
-/* VPUNPCKLDQ / VPUNPCKHDQ, Intel SDM vol. 2B: in quarter k, dwords 0, 1
- * (LO) or 2, 3 (HI) of a and b as a, b, a, b. */
-static inline fh_zmm fh_emu_z_unpack32(fh_zmm a, fh_zmm b, int hi)
-{
-	fh_zmm r;
-
-	for (int k = 0; k < 16; k += 4) {
-		int h = k + 2 * hi;
-
-		r.d[k] = a.d[h];
-		r.d[k + 1] = b.d[h];
-		r.d[k + 2] = a.d[h + 1];
-		r.d[k + 3] = b.d[h + 1];
-	}
-	return r;
 }
 
 /* VPUNPCKLQDQ / VPUNPCKHQDQ: in quarter k, qword 0 (LO) or 1 (HI) of a,
@@ -320,19 +268,12 @@ static inline void fh_z_store4x64(fh_zmm v, void *p0, void *p1, void *p2,
 	memcpy(p3, &v.q[6], 8);
 }
 
-#define FH_Z_ADD32(a, b) fh_emu_z_add32(a, b)
 #define FH_Z_XOR(a, b) fh_emu_z_xor(a, b)
-#define FH_Z_SET1_32(v) fh_emu_z_set1_32((uint32_t)(v))
 #define FH_Z_SET1_64(v) fh_emu_z_set1_64((uint64_t)(v))
-#define FH_Z_TERNLOG32(a, b, c, imm) fh_emu_z_ternlog(a, b, c, imm)
 #define FH_Z_TERNLOG64(a, b, c, imm) fh_emu_z_ternlog(a, b, c, imm)
-#define FH_Z_ROL32(x, n) fh_emu_z_rol32(x, n)
 #define FH_Z_ROL64(x, n) fh_emu_z_rol64(x, n)
-#define FH_Z_UNPACKLO32(a, b) fh_emu_z_unpack32(a, b, 0)
-#define FH_Z_UNPACKHI32(a, b) fh_emu_z_unpack32(a, b, 1)
 #define FH_Z_UNPACKLO64(a, b) fh_emu_z_unpack64(a, b, 0)
 #define FH_Z_UNPACKHI64(a, b) fh_emu_z_unpack64(a, b, 1)
-#define FH_Z_KEEP(v) ((void)0)
 
 #endif
 
@@ -408,22 +349,12 @@ static inline fh_ymm fh_emu_y_set1_32(uint32_t v)
 	return r;
 }
 
-/* VPTERNLOG, bit by bit as above. */
 static inline fh_ymm fh_emu_y_ternlog(fh_ymm a, fh_ymm b, fh_ymm c,
 				      unsigned imm)
 {
 	fh_ymm r;
 
-	for (int w = 0; w < 4; w++) {
-		r.q[w] = 0;
-		for (unsigned i = 0; i < 8; i++) {
-			if (!(imm >> i & 1))
-				continue;
-			r.q[w] |= (i & 4 ? a.q[w] : ~a.q[w]) &
-				  (i & 2 ? b.q[w] : ~b.q[w]) &
-				  (i & 1 ? c.q[w] : ~c.q[w]);
-		}
-	}
+	fh_emu_ternlog_words(r.q, a.q, b.q, c.q, 4, imm);
 	return r;
 }
 

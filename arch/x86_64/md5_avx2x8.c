@@ -42,16 +42,10 @@
 #include <stdint.h>
 
 #include "kernels_x86.h"
+#include "md5_avx2_lanes.h"
 #include "md5_steps.h"
 
 #define FH_XN 8
-
-#define V __m256i
-#define V_ADD(a, b) _mm256_add_epi32(a, b)
-#define V_XOR(a, b) _mm256_xor_si256(a, b)
-#define V_AND(a, b) _mm256_and_si256(a, b)
-#define V_OR(a, b) _mm256_or_si256(a, b)
-#define V_ANDNOT(a, b) _mm256_andnot_si256(a, b) /* ~a & b */
 
 /* T[i] is tab[i - 1], tab being md5_t seen through an empty asm: the
  * compiler cannot then fold it into immediates, which it would turn into
@@ -59,60 +53,6 @@
  * here); from memory a broadcast is a load. */
 static const uint32_t md5_t[64] = { FH_MD5_T };
 #define V_T(i) _mm256_set1_epi32((int)tab[(i) - 1])
-
-/* Rotate each element left by S (0 < S < 32); by 16 a byte shuffle does it
- * in one operation. */
-static inline V v_rol(V x, int s)
-{
-	if (s == 16)
-		return _mm256_shuffle_epi8(
-			x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
-					    14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4,
-					    5, 10, 11, 8, 9, 14, 15, 12, 13));
-	return _mm256_or_si256(_mm256_slli_epi32(x, s),
-			       _mm256_srli_epi32(x, 32 - s));
-}
-
-/* Transposes the 4x4 matrices of 32-bit words in each 128-bit half: word j
- * of R[i] becomes word i of R[j].  Its own inverse. */
-static inline void transpose4(V r[4])
-{
-	V t0 = _mm256_unpacklo_epi32(r[0], r[1]);
-	V t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-	V t2 = _mm256_unpacklo_epi32(r[2], r[3]);
-	V t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-
-	r[0] = _mm256_unpacklo_epi64(t0, t2);
-	r[1] = _mm256_unpackhi_epi64(t0, t2);
-	r[2] = _mm256_unpacklo_epi64(t1, t3);
-	r[3] = _mm256_unpackhi_epi64(t1, t3);
-}
-
-/* Words 0..3 of the 16 bytes at P[i] + OFF of every lane i: element i of
- * OUT[j] is lane i's word j. */
-static inline void load4(V out[4], const uint8_t *const *p, size_t off)
-{
-	for (int i = 0; i < 4; i++)
-		out[i] = _mm256_inserti128_si256(
-			_mm256_castsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(const void *)(p[i] + off))),
-			_mm_loadu_si128(
-				(const __m128i *)(const void *)(p[i + 4] + off)),
-			1);
-	transpose4(out);
-}
-
-/* The inverse of load4: element i of V[j] to word j at P[i]. */
-static inline void store4(uint8_t *const *p, V v[4])
-{
-	transpose4(v);
-	for (int i = 0; i < 4; i++) {
-		_mm_storeu_si128((__m128i *)(void *)p[i],
-				 _mm256_castsi256_si128(v[i]));
-		_mm_storeu_si128((__m128i *)(void *)p[i + 4],
-				 _mm256_extracti128_si256(v[i], 1));
-	}
-}
 
 /* The steps of RFC 1321 §3.4.  Each starts with a += T + X[k], which does
  * not wait for b; b arrives last, through the round function.  Without the
