@@ -317,7 +317,7 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
 static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
 		       off_t end)
 {
-	struct window cur, next;
+	struct window cur = { 0 }, next = { 0 };
 	int err;
 
 	if (*pos >= end)
