@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdatomic.h>
+#include <sys/uio.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -147,6 +149,38 @@ ssize_t fh_input_read(struct fh_input *in, void *buf, size_t n, uint64_t total,
 				    total + (uint64_t)got >= in->size);
 		return got;
 	}
+}
+
+/* Whether RWF_NOWAIT reads work here (cleared at the first that says it
+ * does not: kernels before 4.14, some file systems). */
+static _Atomic bool nowait_reads = true;
+
+ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
+			  uint64_t total, bool *eof)
+{
+	struct iovec v = { .iov_base = buf, .iov_len = n };
+	ssize_t got;
+
+	if (!in->regular || in->is_stdin ||
+	    !atomic_load_explicit(&nowait_reads, memory_order_relaxed))
+		return fh_input_read(in, buf, n, total, eof);
+	do
+		got = preadv2(in->fd, &v, 1, -1, RWF_NOWAIT);
+	while (got < 0 && errno == EINTR);
+	if (got < 0 && errno == EAGAIN)
+		return -EAGAIN;
+	if (got < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS)) {
+		atomic_store(&nowait_reads, false);
+		return fh_input_read(in, buf, n, total, eof);
+	}
+	if (got < 0)
+		return -errno;
+	/* Some kernels (5.9, 5.10) return 0 before the end: trust a 0 only
+	 * at the size the file had, and confirm it otherwise by waiting. */
+	if (got == 0 && total < in->size)
+		return fh_input_read(in, buf, n, total, eof);
+	*eof = got == 0 || ((size_t)got < n && total + (uint64_t)got >= in->size);
+	return got;
 }
 
 int fh_input_check_end(const struct fh_input *in, uint64_t total)

@@ -106,6 +106,12 @@ void fh_input_close(struct fh_input *in, struct fh_fds *fds);
  * read that would return 0).  Returns the bytes read or -errno. */
 ssize_t fh_input_read(struct fh_input *in, void *buf, size_t n, uint64_t total,
 		      bool *eof);
+/* fh_input_read for a regular file, but never waiting for the disk
+ * (preadv2 with RWF_NOWAIT): -EAGAIN when none of the bytes asked for is
+ * in the page cache yet.  Where the kernel cannot tell, it waits as
+ * fh_input_read does. */
+ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
+			  uint64_t total, bool *eof);
 /* At the end of IN after TOTAL bytes: FH_ESHRANK if a regular file ended
  * short of its size because it shrank (fstat says so; a sysfs file whose
  * size is only nominal does not count), else 0. */

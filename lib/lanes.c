@@ -25,6 +25,8 @@
 
 struct lane {
 	struct fh_job *job;     /* NULL when the lane is free */
+	bool waits;             /* its data is still on its way from the disk */
+	unsigned backoff, skip; /* steps between its retries, and until the next */
 	void *tag;
 	struct fh_input in;
 	bool eof;
@@ -126,16 +128,22 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 	l->done(l->arg, tag);
 }
 
-/* Tops up lane LN's buffer; returns 0 or an errno value (FH_ESHRANK). */
-static int refill(struct fh_lanes *l, struct lane *ln)
+/* Tops up lane LN's buffer; returns 0 or an errno value (FH_ESHRANK).
+ * With NOWAIT it reads only what is cached already, and returns EAGAIN
+ * when that leaves the lane without a whole block. */
+static int refill(struct fh_lanes *l, struct lane *ln, bool nowait)
 {
 	memmove(ln->buf, ln->buf + ln->pos, ln->len - ln->pos);
 	ln->len -= ln->pos;
 	ln->pos = 0;
 	while (!ln->eof && ln->len < l->use) {
-		ssize_t n = fh_input_read(&ln->in, ln->buf + ln->len,
-					  l->use - ln->len, ln->got, &ln->eof);
+		ssize_t n = nowait ? fh_input_try_read(&ln->in, ln->buf + ln->len,
+						       l->use - ln->len, ln->got, &ln->eof)
+				   : fh_input_read(&ln->in, ln->buf + ln->len,
+						   l->use - ln->len, ln->got, &ln->eof);
 
+		if (n == -EAGAIN)
+			return ln->len < l->algo->block_bytes ? EAGAIN : 0;
 		if (n < 0)
 			return (int)-n;
 		ln->len += (size_t)n;
@@ -183,7 +191,7 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	/* A file that grew past the buffer since its fstat reads on later,
 	 * as any lane does. */
 	if (whole) {
-		int err = refill(l, ln);
+		int err = refill(l, ln, false);
 
 		if (err)
 			release(l, i, err);
@@ -232,7 +240,7 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 		fh_meter_add(l->meter, n * block);
 		if (ln->eof)
 			break;
-		if ((err = refill(l, ln)) != 0) {
+		if ((err = refill(l, ln, false)) != 0) {
 			release(l, i, err);
 			return done;
 		}
@@ -268,17 +276,40 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 	size_t block = l->algo->block_bytes;
 	unsigned cap = l->multi->lanes;
 	size_t k = SIZE_MAX;
-	int first = -1;
+	int first = -1, waits = -1;
+	unsigned active = 0;
 
-	/* Refill lanes short of a block; finish those whose input ended. */
+	/* Refill lanes short of a block, from what is cached; finish those
+	 * whose input ended.  A lane whose next block is still on its way
+	 * from the disk waits, and the others go on without it. */
 	for (unsigned i = 0; i < cap; i++) {
 		struct lane *ln = &l->lane[i];
-		int err;
+		int err = 0;
 
 		if (!ln->job)
 			continue;
-		if (ln->len - ln->pos < block && !ln->eof &&
-		    (err = refill(l, ln)) != 0) {
+		/* A waiting lane tries again after 1, 2, 4 ... 32 steps: each
+		 * try is a system call. */
+		if (ln->waits && ln->skip) {
+			ln->skip--;
+			if (waits < 0)
+				waits = (int)i;
+			continue;
+		}
+		if (ln->len - ln->pos < block && !ln->eof)
+			err = refill(l, ln, true);
+		ln->waits = err == EAGAIN;
+		if (ln->waits) {
+			ln->backoff = ln->backoff ? 2 * ln->backoff : 1;
+			if (ln->backoff > 32)
+				ln->backoff = 32;
+			ln->skip = ln->backoff;
+			if (waits < 0)
+				waits = (int)i;
+			continue;
+		}
+		ln->backoff = 0;
+		if (err) {
 			release(l, i, err);
 			continue;
 		}
@@ -288,6 +319,20 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 		}
 		if (first < 0)
 			first = (int)i;
+		active++;
+	}
+	if (first < 0 && waits >= 0) {
+		/* Every busy lane waits for the disk: wait for one. */
+		struct lane *ln = &l->lane[waits];
+		int err = refill(l, ln, false);
+
+		ln->waits = false;
+		ln->backoff = ln->skip = 0;
+		if (err)
+			release(l, (unsigned)waits, err);
+		else if (ln->len - ln->pos < block)
+			finish(l, (unsigned)waits);
+		return 0;
 	}
 	if (first < 0)
 		return 0;
@@ -299,35 +344,55 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 
 	if (n < cap) {
 		compact(l, n);
-		for (first = 0; !l->lane[first].job; first++)
+		for (first = 0; !l->lane[first].job || l->lane[first].waits; first++)
 			;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		const struct lane *ln = &l->lane[i];
 
-		if (ln->job && (ln->len - ln->pos) / block < k)
+		if (ln->job && !ln->waits && (ln->len - ln->pos) / block < k)
 			k = (ln->len - ln->pos) / block;
 	}
 
 	/* One call over every lane: spare lanes reread the first busy lane's
-	 * data into their own scratch state. */
+	 * data into their own scratch state; lanes that wait do too, their
+	 * state kept aside and put back. */
 	const uint8_t *data[FH_MAX_LANES];
+	uint32_t md5_kept[FH_MAX_LANES][4];
+	uint64_t keccak_kept[FH_MAX_LANES][25];
+	bool md5 = l->algo->family == FH_FAMILY_MD5;
 
 	for (unsigned i = 0; i < n; i++) {
-		const struct lane *ln = l->lane[i].job ? &l->lane[i] : &l->lane[first];
+		const struct lane *ln = l->lane[i].job && !l->lane[i].waits
+					? &l->lane[i] : &l->lane[first];
 
 		data[i] = ln->buf + ln->pos;
+		if (l->lane[i].job && l->lane[i].waits) {
+			if (md5)
+				memcpy(md5_kept[i], l->md5[i], sizeof md5_kept[i]);
+			else
+				memcpy(keccak_kept[i], l->keccak[i], sizeof keccak_kept[i]);
+		}
 	}
-	if (l->algo->family == FH_FAMILY_MD5)
+	if (md5)
 		kern->md5_blocks_xn(l->md5, data, k);
 	else
 		kern->keccak_absorb_xn(l->keccak, data, k, block);
 	for (unsigned i = 0; i < n; i++) {
-		if (l->lane[i].job) {
-			l->lane[i].pos += k * block;
-			l->lane[i].absorbed += k * block;
+		struct lane *ln = &l->lane[i];
+
+		if (!ln->job)
+			continue;
+		if (ln->waits) {
+			if (md5)
+				memcpy(l->md5[i], md5_kept[i], sizeof md5_kept[i]);
+			else
+				memcpy(l->keccak[i], keccak_kept[i], sizeof keccak_kept[i]);
+			continue;
 		}
+		ln->pos += k * block;
+		ln->absorbed += k * block;
 	}
-	fh_meter_add(l->meter, (uint64_t)k * block * l->busy);
+	fh_meter_add(l->meter, (uint64_t)k * block * active);
 	return (uint64_t)k * block;
 }

@@ -3,12 +3,14 @@
  * looped over the lanes), so the job manager itself is tested on any CPU:
  * uneven lengths, empty and one-block files, refills, lanes of mixed
  * algorithms, a lone large file handed to the single-stream kernel,
- * errors, and order, for several thread counts.  Then the lanes alone:
+ * errors, and order, for several thread counts, and with the files out of
+ * the page cache (lanes waiting for the disk).  Then the lanes alone:
  * an input that shares them with another until that one ends, at every
  * block, and goes on alone on the single-stream kernel, for every
  * algorithm family and several rates.  Every digest is compared with a
  * one-shot hash of the file's bytes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +265,34 @@ int main(void)
 				failed += r.failed;
 				runs++;
 			}
+	/* The same files out of the page cache (written back, then dropped
+	 * with POSIX_FADV_DONTNEED, which any user may do to his own files):
+	 * lanes whose next block is still on its way from the disk wait
+	 * while the others go on, and every digest must still be right. */
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < NFILES; i++) {
+			int fd = open(r.paths[i], O_RDONLY);
+
+			if (fd >= 0) {
+				fdatasync(fd);
+				posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+				close(fd);
+			}
+		}
+		struct fh_engine_opts o = { .threads = 2, .lanes = true };
+
+		r.next = r.seen = r.failed = 0;
+		r.mix = round ? 2 : 0;
+		r.multi_only = round;
+		if (fh_engine_run(&o, next, done, &r) != 0 || r.seen != NFILES + 2)
+			r.failed++;
+		if (r.failed)
+			fprintf(stderr, "  in the run over files out of the cache, mix %d\n",
+				r.mix);
+		failed += r.failed;
+		runs++;
+	}
+
 	/* Migration at every block, past a lane buffer's refills (16 to 32
 	 * KiB), for each family and rates from 72 to 168 bytes. */
 	static const enum fh_algo_id migrating[] = { FH_MD5, FH_SHA3_256,
