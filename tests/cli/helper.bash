@@ -9,7 +9,8 @@
 #   FHSUM_VECTORS  directory of the <algo>.len / <algo>.xof vector files;
 #                  default: tests/vectors of this source tree.
 #   FHSUM_QUICK    when 1, the check-list tables run fewer option variants
-#                  (for slow emulated runs).
+#                  and the engine tests smaller inputs (for emulated runs
+#                  and CI's runs per kernel).
 #
 # Expected outputs never come from fhsum itself: they come from GNU md5sum
 # (the oracle), from tests/vectors (Python hashlib), or are written in the tests.
