@@ -148,9 +148,11 @@ for cpu in "${cpus[@]}"; do
 
 		if [ "$usable" = usable ] && [ "$lanes" -gt 1 ]; then
 			# The forced multi-buffer kernel is the one that runs.
-			if FHSUM_KERNEL=$name fh --debug -a "${family_algos[$fam]%% *}" \
-				/dev/null 2>&1 >/dev/null |
-				grep -qx "[^:]*: multi-buffer kernel $name"; then
+			# Captured first: grep -q would stop reading at its match, and
+			# the lines fhsum writes after it would fail the pipeline.
+			debug=$(FHSUM_KERNEL=$name fh --debug -a "${family_algos[$fam]%% *}" \
+				/dev/null 2>&1 >/dev/null) || true
+			if grep -qx "[^:]*: multi-buffer kernel $name" <<<"$debug"; then
 				ok "FHSUM_KERNEL=$name: --debug names it the multi-buffer kernel"
 			else
 				fail "$cpu: FHSUM_KERNEL=$name: --debug does not name it the multi-buffer kernel"
