@@ -1,4 +1,5 @@
-/* algo.c: the algorithm descriptor table and its lookups. */
+/* algo.c: the algorithm descriptor table, its lookups, hex output and
+ * the library's version. */
 #include <string.h>
 #include <strings.h>
 
@@ -17,6 +18,11 @@ static const struct fh_algo algos[FH_ALGO_COUNT] = {
 	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f },
 	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f },
 };
+
+const char *fh_version_string(void)
+{
+	return FHSUM_VERSION;
+}
 
 const struct fh_algo *fh_algo_get(enum fh_algo_id id)
 {

@@ -180,6 +180,14 @@ const struct fh_kernel *fh_kernel_best_multi(enum fh_family family)
 	return fh_kernel_pick(family, true, fh_cpu_features());
 }
 
+const char *fh_kernel_name(const struct fh_algo *algo, bool multi)
+{
+	const struct fh_kernel *k = multi ? fh_kernel_best_multi(algo->family)
+					  : fh_kernel_best(algo->family);
+
+	return k ? k->name : NULL;
+}
+
 enum fh_kernel_why fh_kernel_why(const struct fh_kernel *k,
 				 const struct fh_kernel_set *set)
 {

@@ -1,10 +1,16 @@
-/* fhsum.h: the public hashing API of libfhsum.
+/* fhsum.h: the public hashing API of libfhsum, the one header installed.
  *
  * An algorithm is described by a constant descriptor (struct fh_algo); a
  * hashing context (fh_ctx) lives wherever the caller puts it, the stack
  * included.  Hashing cannot fail, so init/update/final return nothing.
  * Every function here is thread-safe as long as each thread uses its own
- * context.
+ * context: the only shared state is the kernel choice, made once
+ * (pthread_once) on first use.  man 3 libfhsum has the whole story.
+ *
+ * Stability: the names declared here, with FH_API, are all that the shared
+ * library exports (libfhsum.so.0); the layouts of struct fh_algo and
+ * fh_ctx are part of that ABI.  Build with `pkg-config --cflags --libs
+ * fhsum` (add --static for libfhsum.a).
  */
 #ifndef FHSUM_H
 #define FHSUM_H
@@ -13,7 +19,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this header; fh_version_string() gives the library's. */
 #define FHSUM_VERSION "0.1.0"
+
+/* Marks the exported API: libfhsum is built with hidden visibility, so
+ * nothing else leaves the shared library. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FH_API __attribute__((visibility("default")))
+#else
+#define FH_API
+#endif
 
 enum fh_algo_id {
 	FH_MD5,
@@ -50,17 +69,33 @@ struct fh_algo {
 	uint8_t pad;           /* Keccak domain/padding byte: 0x06 SHA3, 0x1F SHAKE */
 };
 
-/* The descriptor of ID (never NULL for a valid id). */
-const struct fh_algo *fh_algo_get(enum fh_algo_id id);
-/* Lookups; each returns NULL when nothing matches.
- * by_name: case-insensitive "-a" name.  by_tag: exact BSD tag ("MD5").
- * by_hexlen: the fixed-length algorithm whose hex digest has HEXLEN digits. */
-const struct fh_algo *fh_algo_by_name(const char *name);
-const struct fh_algo *fh_algo_by_tag(const char *tag, size_t len);
-const struct fh_algo *fh_algo_by_hexlen(size_t hexlen);
+/* The library's version, "0.1.0": FHSUM_VERSION of the header it was built
+ * with.  Never NULL; thread-safe. */
+FH_API const char *fh_version_string(void);
 
-struct fh_kernel;
+/* The descriptor of ID; NULL when ID is not an enum fh_algo_id below
+ * FH_ALGO_COUNT.  Descriptors are constant: thread-safe. */
+FH_API const struct fh_algo *fh_algo_get(enum fh_algo_id id);
+/* Lookups; each returns NULL when nothing matches.  Thread-safe.
+ * by_name: case-insensitive "-a" name ("sha3-256").  by_tag: the BSD tag
+ * ("MD5"), LEN bytes of TAG, exact case.  by_hexlen: the fixed-length
+ * algorithm whose hex digest has HEXLEN digits (SHAKE never matches). */
+FH_API const struct fh_algo *fh_algo_by_name(const char *name);
+FH_API const struct fh_algo *fh_algo_by_tag(const char *tag, size_t len);
+FH_API const struct fh_algo *fh_algo_by_hexlen(size_t hexlen);
 
+/* The name of the kernel ALGO runs on: the single-stream kernel of fh_init
+ * and fh_hash (MULTI false; never NULL), or the multi-buffer kernel of
+ * fh_hash_many (MULTI true; NULL when this CPU or build has none, and
+ * fh_hash_many then hashes one buffer after another).  Names such as
+ * "md5-bmi" or "keccak-avx512x8" are for logs; they may change between
+ * releases.  Picked once for this CPU; thread-safe. */
+FH_API const char *fh_kernel_name(const struct fh_algo *algo, bool multi);
+
+struct fh_kernel; /* internal: the block functions a context runs on */
+
+/* A hashing context.  Its size and layout are public so that it can live
+ * on the stack, but its members are not: use the functions below. */
 typedef struct fh_ctx {
 	const struct fh_algo *algo;
 	const struct fh_kernel *kernel;
@@ -73,22 +108,43 @@ typedef struct fh_ctx {
 	uint8_t buf[FH_MAX_BLOCK];
 } fh_ctx;
 
-/* Starts a hash of ALGO on the best kernel this CPU runs. */
-void fh_init(fh_ctx *ctx, const struct fh_algo *algo);
-/* Starts a hash of ALGO on KERNEL, which must be of ALGO's family and usable
- * on this CPU (see fh_kernel_usable). */
-void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
-		    const struct fh_kernel *kernel);
-void fh_update(fh_ctx *ctx, const void *data, size_t len);
+/* Starts a hash of ALGO in CTX, on the best single-stream kernel this CPU
+ * runs.  Thread-safe for distinct contexts. */
+FH_API void fh_init(fh_ctx *ctx, const struct fh_algo *algo);
+/* Hashes LEN bytes of DATA (NULL is fine when LEN is 0) into CTX; any
+ * split of a message into updates gives the same digest.  Thread-safe for
+ * distinct contexts. */
+FH_API void fh_update(fh_ctx *ctx, const void *data, size_t len);
 /* Writes OUTLEN bytes of digest to OUT.  For fixed-length algorithms OUTLEN
  * must be algo->digest_bytes; for SHAKE any length up to FH_MAX_XOF_BYTES.
- * The context must be initialised again before further use. */
-void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen);
-/* One-shot: init, update, final on the best kernel. */
-void fh_hash(const struct fh_algo *algo, const void *data, size_t len,
-	     uint8_t *out, size_t outlen);
+ * The context must be initialised again before further use.  Thread-safe
+ * for distinct contexts. */
+FH_API void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen);
+/* One-shot: init, update, final on the best kernel; OUTLEN as for
+ * fh_final.  Thread-safe. */
+FH_API void fh_hash(const struct fh_algo *algo, const void *data, size_t len,
+		    uint8_t *out, size_t outlen);
 
-/* Writes LEN bytes as 2*LEN lower-case hex digits and a NUL to HEX. */
-void fh_hex(char *hex, const uint8_t *bytes, size_t len);
+/* Many independent messages at once: N messages, message i the LEN[i]
+ * bytes at DATA[i] (NULL is fine when LEN[i] is 0), any lengths, in any
+ * order.  Writes digest i, OUTLEN bytes (as for fh_final), to
+ * OUT + i * OUTLEN.  The digests are those of fh_hash; the speed is that
+ * of the multi-buffer kernel (fh_kernel_name(ALGO, true)), which hashes
+ * several messages at once in SIMD lanes, so a batch of small or
+ * similar-sized messages goes several times faster than a loop over
+ * fh_hash.  Without such a kernel it is that loop.  Allocates nothing
+ * and cannot fail; thread-safe (the buffers are only read, OUT only
+ * written). */
+FH_API void fh_hash_many(const struct fh_algo *algo, size_t n,
+			 const void *const *data, const size_t *len,
+			 uint8_t *out, size_t outlen);
+
+/* Writes LEN bytes as 2*LEN lower-case hex digits and a NUL to HEX, which
+ * must hold 2*LEN+1 bytes.  Thread-safe. */
+FH_API void fh_hex(char *hex, const uint8_t *bytes, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include "bytes.h"
 #include "kernel.h"
 
+/* The padding of both families fits the context's buffer: MD5 may need
+ * two blocks, Keccak one. */
+_Static_assert(2 * 64 <= FH_MAX_BLOCK, "fh_ctx.buf holds MD5's two padding blocks");
+
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel)
 {
@@ -73,39 +77,42 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 	}
 }
 
-static void md5_final(fh_ctx *ctx, uint8_t *out)
+size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
+	      uint64_t total)
 {
-	/* One 0x80 byte, zeros to 56 mod 64, then the bit length (§3.1-3.2). */
-	size_t n = ctx->buffered;
-	uint64_t bits = ctx->total << 3;
+	size_t block = algo->block_bytes;
 
-	ctx->buf[n++] = 0x80;
-	if (n > 56) {
-		memset(ctx->buf + n, 0, 64 - n);
-		ctx->kernel->md5_blocks(ctx->state.md5, ctx->buf, 1);
-		n = 0;
+	if (algo->family == FH_FAMILY_MD5) {
+		/* One 0x80 byte, zeros to 56 mod 64, then the bit length
+		 * (RFC 1321 §3.1-3.2): a second block when the tail leaves
+		 * no room for the length. */
+		size_t end = tail + 1 + 8 > block ? 2 * block : block;
+
+		blocks[tail] = 0x80;
+		memset(blocks + tail + 1, 0, end - 8 - tail - 1);
+		fh_store64le(blocks + end - 8, total << 3);
+		return end / block;
 	}
-	memset(ctx->buf + n, 0, 56 - n);
-	fh_store64le(ctx->buf + 56, bits);
-	ctx->kernel->md5_blocks(ctx->state.md5, ctx->buf, 1);
-	for (unsigned i = 0; i < 4; i++)
-		fh_store32le(out + 4 * i, ctx->state.md5[i]);
+	/* Domain bits and pad10*1: the padding byte after the message, and
+	 * the final 1 bit in the rate's last byte (FIPS 202 §5.1, B.2). */
+	memset(blocks + tail, 0, block - tail);
+	blocks[tail] = algo->pad;
+	blocks[block - 1] |= 0x80;
+	return 1;
 }
 
-static void keccak_final(fh_ctx *ctx, uint8_t *out, size_t outlen)
+void fh_squeeze(fh_ctx *ctx, uint8_t *out, size_t outlen)
 {
 	size_t rate = ctx->algo->block_bytes;
 	uint64_t *a = ctx->state.keccak;
 	uint8_t lanes[FH_MAX_BLOCK];
 
-	/* Domain bits and pad10*1: the padding byte after the message, and
-	 * the final 1 bit in the rate's last byte (FIPS 202 §5.1, B.2). */
-	memset(ctx->buf + ctx->buffered, 0, rate - ctx->buffered);
-	ctx->buf[ctx->buffered] = ctx->algo->pad;
-	ctx->buf[rate - 1] |= 0x80;
-	ctx->kernel->keccak_absorb(a, ctx->buf, 1, rate);
-
-	/* Squeeze: the first RATE bytes of the state, permute, repeat. */
+	if (ctx->algo->family == FH_FAMILY_MD5) {
+		for (unsigned i = 0; i < 4; i++)
+			fh_store32le(out + 4 * i, ctx->state.md5[i]);
+		return;
+	}
+	/* The first RATE bytes of the state, permute, repeat (FIPS 202 §4). */
 	for (;;) {
 		size_t take = outlen < rate ? outlen : rate;
 
@@ -126,10 +133,9 @@ void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen)
 
 	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
 			 : outlen == algo->digest_bytes);
-	if (algo->family == FH_FAMILY_MD5)
-		md5_final(ctx, out);
-	else
-		keccak_final(ctx, out, outlen);
+	absorb_blocks(ctx, ctx->buf,
+		      fh_pad(algo, ctx->buf, ctx->buffered, ctx->total));
+	fh_squeeze(ctx, out, outlen);
 }
 
 void fh_hash(const struct fh_algo *algo, const void *data, size_t len,

@@ -136,6 +136,32 @@ const struct fh_kernel *fh_kernel_by_name(const char *name);
  * past the end: for listings and tests. */
 const struct fh_kernel *fh_kernel_at(size_t i);
 
+/* Starts a hash of ALGO in CTX on KERNEL, which must be of ALGO's family
+ * and usable on this CPU (see fh_kernel_usable).  fh_init with a kernel of
+ * the caller's choice; internal, as kernels are. */
+void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
+		    const struct fh_kernel *kernel);
+
+/* The last steps of a hash, for callers that absorb blocks themselves (the
+ * engine's lanes, fh_hash_many).  fh_pad: BLOCKS starts with the TAIL
+ * bytes (less than a block) that follow a message's whole blocks, TOTAL
+ * bytes in all; it appends ALGO's padding in place and returns the
+ * blocks to absorb, 1 or 2 (MD5 may need two; BLOCKS holds
+ * FH_MAX_BLOCK bytes).  fh_squeeze: writes OUTLEN bytes of digest from
+ * CTX, whose state has absorbed all of it, padding included. */
+size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
+	      uint64_t total);
+void fh_squeeze(fh_ctx *ctx, uint8_t *out, size_t outlen);
+
+/* fh_hash_many on kernels of the caller's choice: the blocks on MULTI (of
+ * ALGO's family, usable here), or on the narrowest kernel of its table
+ * that holds the busy lanes unless FIXED, the rest on SINGLE.  MULTI NULL
+ * hashes the messages one by one on SINGLE. */
+void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
+		     const struct fh_kernel *single, bool fixed, size_t n,
+		     const void *const *data, const size_t *len, uint8_t *out,
+		     size_t outlen);
+
 /* The kernels one run uses: per family, a single-stream kernel and
  * perhaps a multi-buffer one.  When a kernel is forced, it alone does its
  * family's work: forcing a single-stream kernel drops the multi-buffer

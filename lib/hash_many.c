@@ -1,0 +1,223 @@
+/* hash_many.c: fh_hash_many, many messages in memory through the lanes of
+ * a multi-buffer kernel.  The in-memory sibling of lanes.c, with no reads
+ * and no waiting: each lane holds one message; all lanes advance together
+ * by as many blocks as the shortest has left; a lane whose message runs
+ * out of whole blocks goes on through its padding (built in a block of
+ * its own, so the last blocks run in the lanes too) and then takes the
+ * next message.  Messages are taken longest first, a window at a time, so
+ * that the lanes drain on short messages at the end.  With few lanes
+ * busy a narrower kernel of the family runs them, and a lone lane goes on
+ * the single-stream kernel: the state layouts are the same.
+ *
+ * Everything lives on the caller's stack (about 20 KiB), so there is no
+ * allocation to fail. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+/* Messages sorted by length at a time; 16 bytes each on the stack. */
+#define FH_MANY_WINDOW 256
+
+struct many_lane {
+	size_t msg;             /* index of its message */
+	const uint8_t *data;    /* the message; the padding once in PAD */
+	size_t pos;             /* bytes of DATA absorbed */
+	size_t blocks;          /* whole blocks of DATA left */
+	bool padding;           /* DATA is PAD */
+	uint8_t pad[FH_MAX_BLOCK];
+};
+
+struct many {
+	const struct fh_algo *algo;
+	const struct fh_kernel *single;
+	const void *const *data;
+	const size_t *len;
+	uint8_t *out;
+	size_t outlen;
+	unsigned busy;          /* lanes 0..busy-1 hold messages */
+	struct many_lane lane[FH_MAX_LANES];
+	uint32_t md5[FH_MAX_LANES][4];
+	uint64_t keccak[FH_MAX_LANES][25];
+};
+
+struct order {
+	size_t len, msg;
+};
+
+/* Longest first; equal lengths in message order, so runs repeat. */
+static int longer_first(const void *x, const void *y)
+{
+	const struct order *a = x, *b = y;
+
+	if (a->len != b->len)
+		return a->len < b->len ? 1 : -1;
+	return (a->msg > b->msg) - (a->msg < b->msg);
+}
+
+static bool md5(const struct many *m)
+{
+	return m->algo->family == FH_FAMILY_MD5;
+}
+
+/* Lane I's message ran out of whole blocks: its tail and padding become
+ * the lane's data. */
+static void start_padding(struct many *m, unsigned i)
+{
+	struct many_lane *ln = &m->lane[i];
+	size_t tail = m->len[ln->msg] - ln->pos;
+
+	if (tail)
+		memcpy(ln->pad, ln->data + ln->pos, tail);
+	ln->blocks = fh_pad(m->algo, ln->pad, tail, m->len[ln->msg]);
+	ln->data = ln->pad;
+	ln->pos = 0;
+	ln->padding = true;
+}
+
+/* Starts message MSG in lane I, with the initial state. */
+static void start(struct many *m, unsigned i, size_t msg, const fh_ctx *init)
+{
+	struct many_lane *ln = &m->lane[i];
+
+	ln->msg = msg;
+	ln->data = m->data[msg];
+	ln->pos = 0;
+	ln->blocks = m->len[msg] / m->algo->block_bytes;
+	ln->padding = false;
+	if (md5(m))
+		memcpy(m->md5[i], init->state.md5, sizeof m->md5[i]);
+	else
+		memcpy(m->keccak[i], init->state.keccak, sizeof m->keccak[i]);
+	if (!ln->blocks)
+		start_padding(m, i);
+}
+
+/* Lane I has absorbed its padding: writes its digest and frees the lane,
+ * moving the last busy lane into it. */
+static void finish(struct many *m, unsigned i)
+{
+	unsigned last = --m->busy;
+	fh_ctx ctx;
+
+	fh_init_kernel(&ctx, m->algo, m->single);
+	if (md5(m))
+		memcpy(ctx.state.md5, m->md5[i], sizeof m->md5[i]);
+	else
+		memcpy(ctx.state.keccak, m->keccak[i], sizeof m->keccak[i]);
+	fh_squeeze(&ctx, m->out + m->lane[i].msg * m->outlen, m->outlen);
+	if (i == last)
+		return;
+	m->lane[i] = m->lane[last];
+	if (m->lane[i].padding)
+		m->lane[i].data = m->lane[i].pad;
+	memcpy(m->md5[i], m->md5[last], sizeof m->md5[i]);
+	memcpy(m->keccak[i], m->keccak[last], sizeof m->keccak[i]);
+}
+
+/* Advances lanes 0..busy-1 by NBLOCKS blocks on kernel K; a kernel with
+ * more lanes than are busy rereads lane 0's data into scratch states. */
+static void advance(struct many *m, const struct fh_kernel *k, size_t nblocks)
+{
+	size_t block = m->algo->block_bytes;
+	const uint8_t *data[FH_MAX_LANES];
+
+	for (unsigned i = 0; i < k->lanes; i++) {
+		const struct many_lane *ln = &m->lane[i < m->busy ? i : 0];
+
+		data[i] = ln->data + ln->pos;
+	}
+	if (k->lanes == 1 && md5(m))
+		k->md5_blocks(m->md5[0], data[0], nblocks);
+	else if (k->lanes == 1)
+		k->keccak_absorb(m->keccak[0], data[0], nblocks, block);
+	else if (md5(m))
+		k->md5_blocks_xn(m->md5, data, nblocks);
+	else
+		k->keccak_absorb_xn(m->keccak, data, nblocks, block);
+	for (unsigned i = 0; i < m->busy; i++) {
+		m->lane[i].pos += nblocks * block;
+		m->lane[i].blocks -= nblocks;
+	}
+}
+
+void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
+		     const struct fh_kernel *single, bool fixed, size_t n,
+		     const void *const *data, const size_t *len, uint8_t *out,
+		     size_t outlen)
+{
+	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
+			 : outlen == algo->digest_bytes);
+	if (!multi) {
+		for (size_t i = 0; i < n; i++) {
+			fh_ctx ctx;
+
+			fh_init_kernel(&ctx, algo, single);
+			fh_update(&ctx, data[i], len[i]);
+			fh_final(&ctx, out + i * outlen, outlen);
+		}
+		return;
+	}
+
+	struct many m = {
+		.algo = algo, .single = single, .data = data, .len = len,
+		.out = out, .outlen = outlen,
+	};
+	const struct fh_kernel *narrow[FH_MAX_LANES + 1];
+	uint32_t cpu = fh_cpu_features();
+	struct order order[FH_MANY_WINDOW];
+	size_t next = 0, taken = 0, sorted = 0;
+	fh_ctx init;
+
+	fh_init_kernel(&init, algo, single);
+	for (unsigned b = 1; b <= multi->lanes; b++)
+		narrow[b] = fixed ? multi : fh_kernel_narrowest(multi, b, cpu);
+	for (;;) {
+		/* Fill the free lanes, sorting the next window when one runs
+		 * out. */
+		while (m.busy < multi->lanes && next < n) {
+			if (taken == sorted) {
+				sorted = n - next < FH_MANY_WINDOW ? n - next
+								   : FH_MANY_WINDOW;
+				for (size_t i = 0; i < sorted; i++)
+					order[i] = (struct order){ len[next + i],
+								   next + i };
+				qsort(order, sorted, sizeof *order, longer_first);
+				taken = 0;
+			}
+			start(&m, m.busy++, order[taken++].msg, &init);
+			next++;
+		}
+		if (!m.busy)
+			break;
+
+		size_t k = SIZE_MAX;
+
+		for (unsigned i = 0; i < m.busy; i++)
+			if (m.lane[i].blocks < k)
+				k = m.lane[i].blocks;
+		/* One lane left and nothing to join it: the single-stream
+		 * kernel is faster for one message. */
+		advance(&m, m.busy == 1 && next == n && !fixed ? single
+							      : narrow[m.busy],
+			k);
+		for (unsigned i = m.busy; i-- > 0;) {
+			if (m.lane[i].blocks)
+				continue;
+			if (!m.lane[i].padding)
+				start_padding(&m, i);
+			else
+				finish(&m, i);
+		}
+	}
+}
+
+void fh_hash_many(const struct fh_algo *algo, size_t n,
+		  const void *const *data, const size_t *len, uint8_t *out,
+		  size_t outlen)
+{
+	fh_hash_many_on(algo, fh_kernel_best_multi(algo->family),
+			fh_kernel_best(algo->family), false, n, data, len, out,
+			outlen);
+}
