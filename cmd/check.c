@@ -114,6 +114,7 @@ static bool next(void *ctx, struct fh_job *job)
 			if (!fh_operands_next(k->ops, &name, &err))
 				return false;
 			k->is_stdin = !err && strcmp(name, "-") == 0;
+			fh_stdin_read |= k->is_stdin;
 			if (!err) {
 				fd = k->is_stdin ? STDIN_FILENO
 						 : open(name, O_RDONLY | O_CLOEXEC);
@@ -172,6 +173,7 @@ static bool next(void *ctx, struct fh_job *job)
 			memcpy(it->text, l.hex, l.hexlen);
 			it->hexlen = l.hexlen;
 			((char *)l.name)[l.namelen] = '\0';
+			fh_stdin_read |= strcmp(l.name, "-") == 0;
 			job->user = it;
 			job->path = l.name;
 			job->algo = l.algo;

@@ -248,6 +248,7 @@ int main(int argc, char **argv)
 	bool list = false, bench = false, ok = true;
 	int opt;
 
+	fh_std_fds_open();
 	setlocale(LC_ALL, "");
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -385,6 +386,7 @@ int main(int argc, char **argv)
 		bool from_stdin = strcmp(c.files_from, "-") == 0;
 
 		ops.from_name = from_stdin ? "standard input" : c.files_from;
+		fh_stdin_read = from_stdin;
 		ops.from = from_stdin ? stdin : fopen(c.files_from, "r");
 		if (!ops.from) {
 			fh_error(errno, "cannot open %s for reading",
@@ -402,9 +404,7 @@ int main(int argc, char **argv)
 	if (ops.from && ops.from != stdin)
 		fclose(ops.from);
 	fh_out_flush();
-	if (fclose(stdin) != 0 && errno != EBADF) {
-		fh_error(errno, "standard input");
+	if (!fh_close_stdin())
 		return EXIT_FAILURE;
-	}
 	return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

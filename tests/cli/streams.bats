@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
-# Lists at their limits: a list line longer than any valid line is
-# improperly formatted and is read past in flat memory (an endless list
-# too).  Expected output comes from md5sum or is written here.
+# Lists and standard streams at their limits: a list line longer than any
+# valid line is improperly formatted and is read past in flat memory (an
+# endless list too); closed standard input, output and error give GNU
+# md5sum's messages and exit status.  Expected output comes from md5sum or
+# is written here.
 
 load helper
 
@@ -103,4 +105,31 @@ PROG: list: no properly formatted checksum lines found" ] || fail "stderr: $(cat
 		fail "stderr: $(cat zero.err)"
 	[ ! -s zero.out ] || fail "stdout: $(cat zero.out)"
 	[ -z "$hwm" ] || [ "$hwm" -lt 32768 ] || fail "peak resident set $hwm KiB after 2 s"
+}
+
+# Standard streams closed: each command line runs in bash with its
+# redirections, for md5sum and for fhsum -a md5.
+same_closed() { # ARGS-AND-REDIRECTIONS
+	bash -c "md5sum $1" >ref.out 2>ref.err.raw && echo 0 >ref.rc || echo $? >ref.rc
+	normalise_err <ref.err.raw >ref.err
+	bash -c "$(printf '%q ' "${FHSUM_WRAP[@]}" "$FHSUM")-a md5 $1" >got.out 2>got.err.raw && echo 0 >got.rc || echo $? >got.rc
+	normalise_err <got.err.raw >got.err
+	compare_runs "md5sum $1" ref got
+}
+
+@test "streams: closed standard input, output and error give md5sum's messages and exit status" {
+	echo hello >f
+	md5sum f >list
+	printf '%s  -\n' "$(md5sum <f | cut -c1-32)" >dashlist
+	local c bad=0
+	for c in '-c <&-' '-c - <&-' '-c --status <&-' '-c --quiet - - <&-' \
+		'<&-' '- <&-' 'f - <&-' '- - <&-' '<&- >&-' 'f <&-' \
+		'-c list <&-' '-c dashlist <&-' '-c --status dashlist <&-' \
+		'f >&-' 'f f >&-' '- <f >&-' '-c list >&-' '-c - <list >&-' \
+		'-c --status list >&-' '-c --quiet list >&-' '-c /dev/null >&-' \
+		'f 2>&-' 'nosuch 2>&-' '-c list 2>&-' '-c --status <&- 2>&-' \
+		'- 0>/dev/null' '-c - 0>/dev/null'; do
+		same_closed "$c" || bad=1
+	done
+	return $bad
 }
