@@ -133,3 +133,22 @@ same_closed() { # ARGS-AND-REDIRECTIONS
 	done
 	return $bad
 }
+
+# names_error WANT ARGS...: fhsum -a md5 ARGS (standard input as given)
+# exits 1 with WANT on stderr.  Only the first lines are kept, so that a
+# run which repeats its error without end dies of SIGPIPE instead.
+names_error() {
+	local want=$1 rc
+	shift
+	timeout 20 "${FHSUM_WRAP[@]}" "$FHSUM" -a md5 "$@" 2>&1 >/dev/null | head -n 5 >err.raw
+	rc=${PIPESTATUS[0]}
+	normalise_err <err.raw >err
+	[ "$rc" = 1 ] && [ "$(cat err)" = "$want" ] || fail "fhsum $*: exit $rc, stderr: $(cat err)"
+}
+
+@test "streams: a names file that cannot be read (a directory, a closed standard input) is reported once, exit 1" {
+	mkdir d
+	names_error "PROG: d: Is a directory" --files0-from=d || return 1
+	names_error "PROG: 'standard input': Bad file descriptor
+PROG: standard input: Bad file descriptor" --files-from=- <&-
+}
