@@ -1,20 +1,38 @@
 /* check.c: checking checksum lists (-c).  Lists are read line by line (a
- * list of millions of lines is never held whole); each properly formatted
- * line becomes a job for the engine, each other event (an improper line, a
- * list's end) a marker, so that reports and warnings come out in list
- * order exactly as GNU md5sum prints them. */
+ * list of millions of lines is never held whole, nor a line longer than
+ * any valid one); each properly formatted line becomes a job for the
+ * engine, each other event (an improper line, a list's end) a marker, so
+ * that reports and warnings come out in list order exactly as GNU md5sum
+ * prints them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "checklist.h"
 #include "cli.h"
 #include "engine.h"
+#include "lines.h"
 #include "operands.h"
 #include "quote.h"
+
+#ifndef PATH_MAX
+# define PATH_MAX 4096
+#endif
+
+/* The longest list line kept: a tagged line of the longest SHAKE digest
+ * (FH_MAX_XOF_BYTES in hex) naming a file the system can open (under
+ * PATH_MAX bytes, each of which escaping may double), with room for the
+ * tag, the brackets, " = ", blanks and a CR.  Any longer line is
+ * improperly formatted, and is read past rather than held.  GNU would
+ * accept a longer line only by its blanks or by bytes after a NUL that
+ * ends the name: no list that fhsum or md5sum writes holds those. */
+#define FH_LIST_LINE_MAX (2 * (size_t)FH_MAX_XOF_BYTES + 2 * (size_t)PATH_MAX + 1024)
 
 /* One list being checked; freed when its end is reported. */
 struct list {
@@ -38,12 +56,11 @@ struct checker {
 	const struct cli *c;
 	struct operands *ops;
 	struct fh_list_parser parser;
-	FILE *f;                /* the list being read, or NULL */
+	struct fh_lines lines;  /* the list being read */
+	bool reading;           /* a list is open */
 	bool is_stdin;
 	struct list *list;
 	uintmax_t lineno;
-	char *line;
-	size_t line_cap;
 	bool ok;
 	char hex[2 * FH_MAX_XOF_BYTES + 1];
 	char *esc;
@@ -76,13 +93,11 @@ static void end_list(struct checker *k, struct fh_job *job)
 {
 	struct item *it = new_item(EV_END, k->list, 0);
 
-	if (ferror(k->f))
+	if (k->lines.err)
 		it->err = -1;
-	if (k->is_stdin)
-		clearerr(k->f);
-	else if (fclose(k->f) != 0 && !it->err)
+	if (!k->is_stdin && close(k->lines.fd) != 0 && !it->err)
 		it->err = errno;
-	k->f = NULL;
+	k->reading = false;
 	k->list = NULL;
 	job->user = it;
 }
@@ -92,19 +107,28 @@ static bool next(void *ctx, struct fh_job *job)
 	struct checker *k = ctx;
 
 	for (;;) {
-		if (!k->f) {
+		if (!k->reading) {
 			const char *name;
-			int err;
+			int err, fd = -1;
 
 			if (!fh_operands_next(k->ops, &name, &err))
 				return false;
 			k->is_stdin = !err && strcmp(name, "-") == 0;
-			k->f = err ? NULL : k->is_stdin ? stdin : fopen(name, "r");
-			if (!k->f) {
+			fh_stdin_read |= k->is_stdin;
+			if (!err) {
+				fd = k->is_stdin ? STDIN_FILENO
+						 : open(name, O_RDONLY | O_CLOEXEC);
+				err = fd < 0 ? errno : 0;
+			}
+			if (!err && !fh_lines_start(&k->lines, fd, FH_LIST_LINE_MAX))
+				err = ENOMEM;
+			if (err) {
+				if (fd >= 0 && !k->is_stdin)
+					close(fd);
 				size_t n = strlen(name) + 1;
 				struct item *it = new_item(EV_OPEN_ERROR, NULL, n);
 
-				it->err = err ? err : errno;
+				it->err = err;
 				memcpy(it->text, name, n);
 				job->user = it;
 				return true;
@@ -117,21 +141,23 @@ static bool next(void *ctx, struct fh_job *job)
 			strcpy(k->list->shown, shown);
 			k->parser.list_is_stdin = k->is_stdin;
 			k->lineno = 0;
+			k->reading = true;
 		}
 
-		ssize_t len = getline(&k->line, &k->line_cap, k->f);
+		char *line;
+		size_t len;
+		enum fh_lines_status got = fh_lines_next(&k->lines, &line, &len);
 
-		if (len <= 0) {
+		if (got == FH_LINES_END) {
 			end_list(k, job);
 			return true;
 		}
 		k->lineno++;
-		if (k->line[len - 1] == '\n')
-			len--;
 
 		struct fh_list_line l;
 
-		switch (fh_list_parse(&k->parser, k->line, (size_t)len, &l)) {
+		switch (got == FH_LINES_TOO_LONG ? FH_LINE_BAD
+			: fh_list_parse(&k->parser, line, len, &l)) {
 		case FH_LINE_SKIP:
 			continue;
 		case FH_LINE_BAD: {
@@ -147,6 +173,7 @@ static bool next(void *ctx, struct fh_job *job)
 			memcpy(it->text, l.hex, l.hexlen);
 			it->hexlen = l.hexlen;
 			((char *)l.name)[l.namelen] = '\0';
+			fh_stdin_read |= strcmp(l.name, "-") == 0;
 			job->user = it;
 			job->path = l.name;
 			job->algo = l.algo;
@@ -301,7 +328,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	}
 	bool ok = k->ok;
 
-	free(k->line);
+	fh_lines_free(&k->lines);
 	free(k->esc);
 	free(k);
 	return ok;

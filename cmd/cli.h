@@ -38,6 +38,21 @@ struct cli {
 /* The program's name in messages: the last component of argv[0]. */
 extern const char *fh_prog;
 
+/* Set once standard input is read (a "-" operand, list or list line, or
+ * --files-from -): fh_close_stdin then closes it. */
+extern bool fh_stdin_read;
+
+/* Puts /dev/null on each of descriptors 0, 1 and 2 that is closed, open
+ * for the other direction (standard input write-only...), so that no file
+ * the run opens lands there and a read of a closed standard input or a
+ * write to a closed standard output fails with EBADF as it would have.
+ * Call it first thing. */
+void fh_std_fds_open(void);
+/* At exit: closes standard input if it was read and reports a failure
+ * ("PROG: standard input: Bad file descriptor" when it was closed), as
+ * GNU md5sum does.  Returns false after such a report. */
+bool fh_close_stdin(void);
+
 /* Diagnostics on stderr, "PROG: " first, after flushing stdout so that the
  * two streams keep their order. */
 void fh_error(int errnum, const char *fmt, ...)

@@ -1,8 +1,10 @@
 /* fhsum.c: the command's entry point: options, their checks and the run
  * over operands.  Option names, checks and messages follow GNU md5sum 9.1
  * (and cksum 9.8 for -a and -l); ../SPEC.md is the contract. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,15 +95,26 @@ static void set_algorithm(struct cli *c, const char *name)
 	c->label = c->any_sha3 ? "SHA3" : c->algo->tag;
 }
 
-/* Applies -l BITS (ARG as given) once the algorithm is known. */
+/* Applies -l BITS (ARG as given) once the algorithm is known.  As cksum
+ * 9.8 reads it: a decimal number, blanks before it allowed, no sign but
+ * '+'; one too large for the type is its largest value, which no
+ * algorithm takes, so it gets the message of any other length that does
+ * not fit. */
 static void apply_length(struct cli *c, const char *arg)
 {
+	const char *digits = arg;
 	char *end;
 	unsigned long long bits;
 
+	while (isspace((unsigned char)*digits))
+		digits++;
 	errno = 0;
 	bits = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-') {
+	if (errno == ERANGE)
+		bits = ULLONG_MAX;
+	else if (errno)
+		end = (char *)arg;
+	if (end == arg || *end || *digits == '-') {
 		fh_error(0, "invalid length: %s", fh_quote(arg));
 		exit(EXIT_FAILURE);
 	}
@@ -115,7 +128,8 @@ static void apply_length(struct cli *c, const char *arg)
 		usage_error(NULL, NULL);
 	}
 	if (c->any_sha3) {
-		const struct fh_algo *a = bits % 8 ? NULL : fh_algo_by_hexlen(bits / 4);
+		const struct fh_algo *a = bits % 8 || bits > 512 ? NULL
+						  : fh_algo_by_hexlen((size_t)bits / 4);
 
 		if (!a || a->id == FH_MD5) {
 			fh_error(0, "invalid length: %s", fh_quote(arg));
@@ -248,6 +262,7 @@ int main(int argc, char **argv)
 	bool list = false, bench = false, ok = true;
 	int opt;
 
+	fh_std_fds_open();
 	setlocale(LC_ALL, "");
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -385,6 +400,7 @@ int main(int argc, char **argv)
 		bool from_stdin = strcmp(c.files_from, "-") == 0;
 
 		ops.from_name = from_stdin ? "standard input" : c.files_from;
+		fh_stdin_read = from_stdin;
 		ops.from = from_stdin ? stdin : fopen(c.files_from, "r");
 		if (!ops.from) {
 			fh_error(errno, "cannot open %s for reading",
@@ -402,9 +418,7 @@ int main(int argc, char **argv)
 	if (ops.from && ops.from != stdin)
 		fclose(ops.from);
 	fh_out_flush();
-	if (fclose(stdin) != 0 && errno != EBADF) {
-		fh_error(errno, "standard input");
+	if (!fh_close_stdin())
 		return EXIT_FAILURE;
-	}
 	return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -58,6 +58,8 @@ static bool next(void *ctx, struct fh_job *job)
 		return true;
 	}
 	job->path = path;
+	if (strcmp(path, "-") == 0)
+		fh_stdin_read = true;
 	job->algo = g->c->algo;
 	fh_job_kernels(g->c, job);
 	job->outlen = g->c->outlen;

@@ -118,11 +118,17 @@ static const char *next_name(struct operands *o, int *err)
 		o->argc--;
 		return *o->argv++;
 	}
+	if (o->from_ended)
+		return NULL;
+	errno = 0;
 	ssize_t n = getdelim(&o->line, &o->line_cap, o->delim, o->from);
 
 	if (n < 0) {
+		/* A read error is reported once, and ends the names: reading
+		 * on would meet it again (a directory, a closed descriptor). */
 		if (ferror(o->from))
 			*err = errno ? errno : EIO;
+		o->from_ended = true;
 		return NULL;
 	}
 	if (n > 0 && o->line[n - 1] == o->delim)

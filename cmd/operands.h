@@ -16,6 +16,7 @@ struct operands {
 	FILE *from;             /* --files-from / --files0-from, or NULL */
 	const char *from_name;
 	int delim;              /* '\n' or '\0' for FROM */
+	bool from_ended;        /* FROM met its end or a read error */
 	bool recursive;
 	char *line;             /* the last name read from FROM */
 	size_t line_cap;

@@ -6,6 +6,7 @@
  * another writer on the same pipe cannot split them); on a terminal each
  * line goes out at once; elsewhere (files, /dev/null) up to 64 KiB. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,37 @@
 #include "cli.h"
 
 const char *fh_prog = "fhsum";
+bool fh_stdin_read;
+static bool stdin_closed; /* descriptor 0 was closed at start */
+
+void fh_std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest free descriptor is FD itself. */
+		int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+
+		if (got != fd) {
+			if (got >= 0)
+				close(got);
+			continue;
+		}
+		if (fd == 0)
+			stdin_closed = true;
+	}
+}
+
+bool fh_close_stdin(void)
+{
+	if (!fh_stdin_read)
+		return true;
+	errno = EBADF;
+	if (!stdin_closed && fclose(stdin) == 0)
+		return true;
+	fh_error(errno, "%s", "standard input");
+	return false;
+}
 
 static char *buf;
 static size_t cap = 1 << 16; /* allocated size */

@@ -169,6 +169,39 @@ PROG: digest length for 'SHA3' must be 224, 256, 384, or 512" || bad=1
 		fail "rc=$(cat got.rc) stdout=$(cat got.out) stderr=$(cat got.err)"
 }
 
+@test "-l past 2^64 is out of range like -l 100: invalid length + the digest length message (cksum 9.8), generating and checking" {
+	local l bad=0
+	for l in 18446744073709551616 99999999999999999999 340282366920938463463374607431768211456; do
+		capture got fhsum -a sha3 -l "$l" p3
+		expect "fhsum -a sha3 -l $l" 1 "" "PROG: invalid length: '$l'
+PROG: digest length for 'SHA3' must be 224, 256, 384, or 512" || bad=1
+		capture got fhsum -c -a sha3 -l "$l" p3
+		expect "fhsum -c -a sha3 -l $l" 1 "" "PROG: invalid length: '$l'
+PROG: digest length for 'SHA3' must be 224, 256, 384, or 512" || bad=1
+		capture got fhsum -a sha3-384 -l "$l" p3
+		expect "fhsum -a sha3-384 -l $l" 1 "" "PROG: invalid length: '$l'
+PROG: digest length for 'SHA3-384' must be 384" || bad=1
+		capture got fhsum -a shake128 -l "$l" p3
+		expect "fhsum -a shake128 -l $l" 1 "" "PROG: invalid length: '$l'
+PROG: digest length for 'SHAKE128' must be a multiple of 8 from 8 to 1048576" || bad=1
+		capture got fhsum -a md5 -l "$l" p3
+		expect "fhsum -a md5 -l $l" 1 "" "PROG: --length is not supported with --algorithm=md5
+Try 'PROG --help' for more information." || bad=1
+	done
+	return $bad
+}
+
+@test "-l that is no plain decimal number (abc, -1, ' -1', empty, 0x10, 1e3) is only an invalid length, whatever the algorithm" {
+	local l a bad=0
+	for a in sha3 sha3-256 shake256 md5; do
+		for l in abc -1 ' -1' '' 0x10 1e3 8x; do
+			capture got fhsum -a "$a" -l "$l" p3
+			expect "fhsum -a $a -l '$l'" 1 "" "PROG: invalid length: '$l'" || bad=1
+		done
+	done
+	return $bad
+}
+
 @test "-l equal to a fixed SHA3 variant's size is accepted; another size is an error" {
 	gen_ok sha3-256 plain -a sha3-256 -l 256
 	capture got fhsum -a sha3-256 -l 512 p3

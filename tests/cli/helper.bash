@@ -159,6 +159,26 @@ same_as_md5sum_link() {
 	compare_runs "md5sum (link) $*" ref got
 }
 
+# on_tty OUT CMDLINE: runs the shell command line CMDLINE with a pseudo-
+# terminal as its standard input, output and error (script(1)), writes what
+# the terminal showed to OUT and returns CMDLINE's exit status.  Where no
+# terminal can be had (no script(1); a chroot without /dev/pts, some build
+# daemons) the test is skipped, never failed: every run checks that its
+# command really ran on a terminal, since one that script(1) could start may
+# be followed by one that it cannot.
+on_tty() {
+	local out=$1 cmd=$2
+	command -v script >/dev/null || skip "script(1) not installed"
+	rm -f tty.ran tty.rc
+	script -qec "[ -t 0 ] && [ -t 1 ] && [ -t 2 ] && : >tty.ran && { ($cmd); echo \$? >tty.rc; }" \
+		/dev/null >"$out" 2>tty.err </dev/null || :
+	local why
+	why=$(head -n 1 tty.err)
+	[ -e tty.ran ] || skip "no pseudo-terminal here${why:+: $why}"
+	[ -s tty.rc ] || { fail "no exit status from the terminal: $(head -c 300 "$out" | cat -A)"; return; }
+	return "$(cat tty.rc)"
+}
+
 # ---------------------------------------------------------------------------
 # Pattern files and vectors.
 
