@@ -175,6 +175,7 @@ static bool next(void *ctx, struct fh_job *job)
 			((char *)l.name)[l.namelen] = '\0';
 			fh_stdin_read |= strcmp(l.name, "-") == 0;
 			job->user = it;
+			job->user_bytes = sizeof *it + l.hexlen;
 			job->path = l.name;
 			job->algo = l.algo;
 			fh_job_kernels(k->c, job);

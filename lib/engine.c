@@ -41,6 +41,13 @@
 /* The slots of the window, besides those for the look-ahead and the
  * workers (see fh_engine_run). */
 #define FH_WINDOW 16384u
+/* The most bytes the jobs of the window may hold (their names, digests
+ * and the caller's data for them): far above what 16384 ordinary jobs
+ * need, it keeps a list of long names or 2^20-bit SHAKE lines in bounded
+ * memory.  A slot keeps buffers up to FH_SLOT_KEEP bytes for its next
+ * job and frees larger ones when its job is handed back. */
+#define FH_WINDOW_BYTES (8u << 20)
+#define FH_SLOT_KEEP 4096u
 
 /* Most slots a worker claims at once: one atomic operation for many small
  * files, yet few enough that the last inputs of a run spread over all the
@@ -69,6 +76,7 @@ struct slot {
 	char *path;             /* the engine's copy of job.path */
 	size_t path_cap;
 	size_t digest_cap;
+	size_t held;            /* bytes its job counts against FH_WINDOW_BYTES */
 };
 
 /* A condition to sleep on.  WAITERS counts the sleepers, so that whoever
@@ -122,6 +130,7 @@ struct engine {
 	struct slot *slots;
 	size_t window;
 	uint64_t head;                  /* the caller's alone */
+	size_t held;                    /* the caller's: bytes the window's jobs hold */
 	_Atomic uint64_t tail, claim;
 	_Atomic bool finished;          /* no more jobs will come */
 	uint64_t jobs;                  /* file jobs produced (the caller's) */
@@ -443,8 +452,11 @@ static int fill_slot(struct slot *s, const struct fh_job *job)
 	s->in = (struct fh_input){ .fd = -1 };
 	s->in_err = 0;
 	s->ahead = 0;
+	s->held = job->user_bytes;
 	if (job->path) {
 		size_t n = strlen(job->path) + 1;
+
+		s->held += n + job->outlen;
 
 		if (n > s->path_cap) {
 			char *p = realloc(s->path, n);
@@ -470,6 +482,24 @@ static int fill_slot(struct slot *s, const struct fh_job *job)
 			      : strcmp(job->path, "-") == 0 ? SLOT_STDIN : SLOT_READY,
 			      memory_order_release);
 	return 0;
+}
+
+/* Slot S's job was handed back: what it held no longer counts, and
+ * buffers too large to keep go. */
+static void empty_slot(struct engine *e, struct slot *s)
+{
+	e->held -= s->held;
+	s->held = 0;
+	if (s->path_cap > FH_SLOT_KEEP) {
+		free(s->path);
+		s->path = NULL;
+		s->path_cap = 0;
+	}
+	if (s->digest_cap > FH_SLOT_KEEP) {
+		free(s->job.digest);
+		s->job.digest = NULL;
+		s->digest_cap = 0;
+	}
 }
 
 /* The descriptors the engine may hold: RLIMIT_NOFILE less a reserve. */
@@ -663,12 +693,14 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			}
 			if (st == SLOT_DONE) {
 				done(ctx, &s->job);
+				empty_slot(&e, s);
 				e.head++;
 				continue;
 			}
 		}
 		/* Produce one job when there is room. */
-		if (!atomic_load(&e.finished) && tail - e.head < e.window) {
+		if (!atomic_load(&e.finished) && tail - e.head < e.window &&
+		    (e.held < FH_WINDOW_BYTES || tail == e.head)) {
 			struct slot *t = slot_at(&e, tail);
 			struct fh_job job = { .digest = t->job.digest };
 
@@ -685,6 +717,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			}
 			if ((err = fill_slot(t, &job)) != 0)
 				break;
+			e.held += t->held;
 			atomic_store(&e.tail, tail + 1);
 			if (state_of(t) != SLOT_DONE) {
 				p.files_known++;

@@ -65,6 +65,10 @@ struct fh_job {
 	bool multi_only;
 	size_t outlen;
 	void *user;             /* the caller's, handed back untouched */
+	/* Bytes the caller holds for this job until it is handed back; with
+	 * the engine's own copies they count against the window's bound on
+	 * memory, so that a window of large jobs stays small. */
+	size_t user_bytes;
 	uint64_t size_hint;     /* expected size, for progress (0: unknown) */
 	/* Set by the engine. */
 	int err;                /* 0, an errno value or FH_ESHRANK */

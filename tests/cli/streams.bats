@@ -85,6 +85,23 @@ PROG: list: no properly formatted checksum lines found" ] || fail "stderr: $(cat
 	[ "$kib" -lt 32768 ] || fail "peak resident set $kib KiB"
 }
 
+@test "streams: 300 valid lines of 2^20-bit SHAKE128 digests check in under 32 MiB of memory" {
+	[ -z "${FHSUM_WRAPPER-}" ] || skip "measures the native process, not an emulator"
+	[ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) not installed"
+	command -v python3 >/dev/null || skip "python3 not available"
+	echo hello >f
+	python3 - >list <<'PY'
+import hashlib, sys
+line = "%s  f\n" % hashlib.shake_128(b"hello\n").hexdigest(1 << 17)
+sys.stdout.write(line * 300)
+PY
+	local kib
+	kib=$(peak_kib run "$FHSUM" -a shake128 -c list)
+	[ "$(grep -c '^f: OK$' run.out)" = 300 ] && [ ! -s run.err ] ||
+		fail "stdout $(sort run.out | uniq -c | head -c 200), stderr $(head -c 200 run.err)"
+	[ "$kib" -lt 32768 ] || fail "peak resident set $kib KiB"
+}
+
 @test "streams: -c /dev/zero (one endless line) warns at once under -w and reads on in flat memory" {
 	# Not through the function: $! must be the process itself.
 	"${FHSUM_WRAP[@]}" "$FHSUM" -c -w /dev/zero >zero.out 2>zero.err &
