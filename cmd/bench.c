@@ -112,7 +112,7 @@ static double run_slice_multi(const struct fh_algo *a,
 				memcpy(keccak[i], start.state.keccak,
 				       sizeof keccak[i]);
 			k->keccak_absorb_xn(keccak, data, nblocks,
-					    a->block_bytes);
+					    a->block_bytes, a->rounds);
 		}
 		for (unsigned i = 0; i < k->lanes; i++) {
 			fh_ctx ctx = start;

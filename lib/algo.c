@@ -9,13 +9,13 @@
  * (FIPS 202 §6.1, §6.2).  Padding bytes are the domain bits 01 (SHA3) and
  * 1111 (SHAKE) followed by the first bit of pad10*1 (FIPS 202 §6, B.2). */
 static const struct fh_algo algos[FH_ALGO_COUNT] = {
-	{ FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0 },
-	{ FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06 },
-	{ FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06 },
-	{ FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06 },
-	{ FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06 },
-	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f },
-	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f },
+	{ FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0, 0 },
+	{ FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06, 24 },
+	{ FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06, 24 },
+	{ FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06, 24 },
+	{ FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06, 24 },
+	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f, 24 },
+	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f, 24 },
 };
 
 const struct fh_algo *fh_algo_get(enum fh_algo_id id)

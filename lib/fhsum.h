@@ -48,6 +48,7 @@ struct fh_algo {
 	unsigned block_bytes;  /* MD5 block or Keccak rate */
 	bool xof;              /* output length chosen by the caller */
 	uint8_t pad;           /* Keccak domain/padding byte: 0x06 SHA3, 0x1F SHAKE */
+	uint8_t rounds;        /* Keccak rounds: 24 (FIPS 202), 12 (RFC 9861) */
 };
 
 /* The descriptor of ID (never NULL for a valid id). */

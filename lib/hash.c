@@ -37,7 +37,8 @@ static void absorb_blocks(fh_ctx *ctx, const uint8_t *p, size_t nblocks)
 		ctx->kernel->md5_blocks(ctx->state.md5, p, nblocks);
 	else
 		ctx->kernel->keccak_absorb(ctx->state.keccak, p, nblocks,
-					   ctx->algo->block_bytes);
+					   ctx->algo->block_bytes,
+					   ctx->algo->rounds);
 }
 
 void fh_update(fh_ctx *ctx, const void *data, size_t len)
@@ -103,7 +104,7 @@ static void keccak_final(fh_ctx *ctx, uint8_t *out, size_t outlen)
 	memset(ctx->buf + ctx->buffered, 0, rate - ctx->buffered);
 	ctx->buf[ctx->buffered] = ctx->algo->pad;
 	ctx->buf[rate - 1] |= 0x80;
-	ctx->kernel->keccak_absorb(a, ctx->buf, 1, rate);
+	ctx->kernel->keccak_absorb(a, ctx->buf, 1, rate, ctx->algo->rounds);
 
 	/* Squeeze: the first RATE bytes of the state, permute, repeat. */
 	for (;;) {
@@ -116,7 +117,7 @@ static void keccak_final(fh_ctx *ctx, uint8_t *out, size_t outlen)
 		outlen -= take;
 		if (!outlen)
 			break;
-		ctx->kernel->keccak_permute(a);
+		ctx->kernel->keccak_permute(a, ctx->algo->rounds);
 	}
 }
 

@@ -112,11 +112,19 @@ static void random_state(struct tu_rng *rng, uint64_t a[25], uint64_t b[25])
 		a[i] = b[i] = tu_rand(rng);
 }
 
-static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
-		       struct tu_rng *rng)
+/* The round counts every Keccak kernel takes (kernel.h): Keccak-f[1600]
+ * and the last 12 rounds, Keccak-p[1600,12] of RFC 9861. */
+static const unsigned keccak_rounds[] = { FH_KECCAK_F_ROUNDS,
+					  FH_KECCAK_P12_ROUNDS };
+#define N_ROUNDS (sizeof keccak_rounds / sizeof *keccak_rounds)
+
+static void raw_keccak_rounds(const struct fh_kernel *k,
+			      const struct fh_kernel *p, struct tu_rng *rng,
+			      unsigned nr)
 {
 	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 12, 16, 25 };
 	uint64_t want[25], got[25];
+	char what[64];
 
 	/* The all-zero state first: FIPS 202's intermediate values start
 	 * there, so a failure here is easy to trace by hand. */
@@ -128,9 +136,11 @@ static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
 		/* Several applications in a row catch a kernel that only
 		 * gets the first right (stale registers, round constants). */
 		for (int rep = 0; rep < 3; rep++) {
-			p->keccak_permute(want);
-			k->keccak_permute(got);
-			same("keccak_permute", 200, want, got, sizeof want);
+			p->keccak_permute(want, nr);
+			k->keccak_permute(got, nr);
+			snprintf(what, sizeof what, "keccak_permute rounds=%u",
+				 nr);
+			same(what, 200, want, got, sizeof want);
 		}
 	}
 
@@ -142,16 +152,22 @@ static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
 				size_t nb = counts[c];
 				random_state(rng, want, got);
 				memcpy(work + off, src, nb * rate);
-				p->keccak_absorb(want, src, nb, rate);
-				k->keccak_absorb(got, work + off, nb, rate);
-				char what[64];
+				p->keccak_absorb(want, src, nb, rate, nr);
+				k->keccak_absorb(got, work + off, nb, rate, nr);
 				snprintf(what, sizeof what,
-					 "keccak_absorb rate=%zu off=%zu", rate,
-					 off);
+					 "keccak_absorb rate=%zu off=%zu "
+					 "rounds=%u", rate, off, nr);
 				same(what, nb * rate, want, got, sizeof want);
 			}
 		}
 	}
+}
+
+static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
+		       struct tu_rng *rng)
+{
+	for (size_t r = 0; r < N_ROUNDS; r++)
+		raw_keccak_rounds(k, p, rng, keccak_rounds[r]);
 }
 
 /* ---- guard page --------------------------------------------------------- */
@@ -245,11 +261,12 @@ static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 		for (size_t nb = 1; nb <= 4; nb++) {
 			uint64_t want[25] = { 0 }, got[25] = { 0 };
 			const uint8_t *d = at_guard(nb * rate);
-			p->keccak_absorb(want, src, nb, rate);
+			unsigned nr = keccak_rounds[nb % N_ROUNDS];
+			p->keccak_absorb(want, src, nb, rate, nr);
 			snprintf(guard_what, sizeof guard_what,
-				 "kernel %s keccak_absorb rate=%zu nblocks=%zu",
-				 kname, rate, nb);
-			k->keccak_absorb(got, d, nb, rate);
+				 "kernel %s keccak_absorb rate=%zu nblocks=%zu "
+				 "rounds=%u", kname, rate, nb, nr);
+			k->keccak_absorb(got, d, nb, rate, nr);
 			guard_what[0] = '\0';
 			same("keccak_absorb at guard page", nb * rate, want,
 			     got, sizeof want);
@@ -468,7 +485,8 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 
 	for (size_t r = 0; r < sizeof rates / sizeof *rates; r++) {
 		size_t rate = rates[r];
-		for (int at_guard = 0; at_guard < 2; at_guard++) {
+		for (int at_guard = 0; at_guard < 2 * (int)N_ROUNDS; at_guard++) {
+			unsigned nr = keccak_rounds[at_guard / 2];
 			for (size_t c = 0; c < sizeof counts / sizeof *counts;
 			     c++) {
 				size_t nb = counts[c], len = nb * rate;
@@ -481,28 +499,30 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 					const uint8_t *from =
 						src + tu_rand_below(
 							      rng, SRC_BYTES - len + 1);
-					d[i] = lane_place(i, from, len, at_guard,
+					d[i] = lane_place(i, from, len,
+							  at_guard % 2,
 							  (i * 5 + c) % 16);
 					p->keccak_absorb(want[i], from, nb,
-							 rate);
+							 rate, nr);
 				}
 				snprintf(guard_what, sizeof guard_what,
 					 "kernel %s keccak_absorb_xn rate=%zu "
-					 "nblocks=%zu%s",
-					 kname, rate, nb,
-					 at_guard ? ", lanes at guard pages"
-						  : "");
-				k->keccak_absorb_xn(got, d, nb, rate);
+					 "nblocks=%zu rounds=%u%s",
+					 kname, rate, nb, nr,
+					 at_guard % 2 ? ", lanes at guard pages"
+						      : "");
+				k->keccak_absorb_xn(got, d, nb, rate, nr);
 				guard_what[0] = '\0';
 				for (unsigned i = 0; i <= nl; i++) {
 					snprintf(what, sizeof what,
 						 i < nl ? "keccak_absorb_xn rate=%zu "
-							  "lane %u%s"
+							  "rounds=%u lane %u%s"
 							: "keccak_absorb_xn rate=%zu "
-							  "wrote state %u, past its "
-							  "lanes%s",
-						 rate, i,
-						 at_guard ? " at guard page" : "");
+							  "rounds=%u wrote state %u, "
+							  "past its lanes%s",
+						 rate, nr, i,
+						 at_guard % 2 ? " at guard page"
+							      : "");
 					same(what, len, want[i], got[i],
 					     sizeof want[i]);
 				}
@@ -630,7 +650,7 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 		if (is_md5)
 			k->md5_blocks_xn(md5, d, n);
 		else
-			k->keccak_absorb_xn(keccak, d, n, block);
+			k->keccak_absorb_xn(keccak, d, n, block, a->rounds);
 		guard_what[0] = '\0';
 		calls++;
 		for (unsigned i = 0; i < nl; i++)
