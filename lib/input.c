@@ -25,6 +25,7 @@
 #include "engine.h"
 #include "input.h"
 #include "kernel.h"
+#include "kt.h"
 
 /* Bytes mapped at a time: the resident set of a huge file stays a few
  * windows (see FH_MAP_MIN in input.h for the measurements), and progress
@@ -194,19 +195,39 @@ int fh_input_check_end(const struct fh_input *in, uint64_t total)
 	return 0;
 }
 
-/* Hashes LEN mapped bytes at P; false if the file shrank under them.
- * Its own function so that nothing it changes lives across sigsetjmp. */
-static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
-			const uint8_t *p, size_t len)
+bool fh_input_guarded(const uint8_t *map, size_t maplen, void (*fn)(void *),
+		      void *arg)
 {
 	if (sigsetjmp(window.jump, 1))
 		return false;
 	window.lo = map;
 	window.hi = map + maplen;
 	window.armed = 1;
-	fh_update(ctx, p, len);
+	fn(arg);
 	window.armed = 0;
 	return true;
+}
+
+struct update {
+	fh_ctx *ctx;
+	const uint8_t *p;
+	size_t len;
+};
+
+static void update_ctx(void *arg)
+{
+	struct update *u = arg;
+
+	fh_update(u->ctx, u->p, u->len);
+}
+
+/* Hashes LEN mapped bytes at P; false if the file shrank under them. */
+static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
+			const uint8_t *p, size_t len)
+{
+	struct update u = { ctx, p, len };
+
+	return fh_input_guarded(map, maplen, update_ctx, &u);
 }
 
 /* The populater: a queue of windows to fault in, and its thread.  A
@@ -401,13 +422,16 @@ static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
 
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  uint8_t *out, size_t outlen, uint64_t *size)
+		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
+		  uint64_t *size)
 {
 	fh_ctx ctx;
 	int err = 0;
 
 	*size = 0;
 	fh_init_kernel(&ctx, algo, kernel);
+	if (algo->cv_bytes)
+		fh_kt_init(&ctx, multi);
 	if (in->regular && in->size >= FH_MAP_MIN) {
 		off_t pos = in->is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
 		off_t end = (off_t)in->size;

@@ -118,10 +118,18 @@ ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
 int fh_input_check_end(const struct fh_input *in, uint64_t total);
 
 /* Hashes IN to its end with ALGO on KERNEL into OUT (OUTLEN bytes), then
- * closes it (not standard input) and uncounts it from FDS.  Returns 0, an
- * errno value or FH_ESHRANK; stores the bytes hashed in *SIZE.
- * Thread-safe with one reader per thread. */
+ * closes it (not standard input) and uncounts it from FDS.  KT128/KT256
+ * hash whole leaves on MULTI (NULL: on KERNEL).  Returns 0, an errno
+ * value or FH_ESHRANK; stores the bytes hashed in *SIZE.  Thread-safe with
+ * one reader per thread. */
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  uint8_t *out, size_t outlen, uint64_t *size);
+		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
+		  uint64_t *size);
+/* Runs FN(ARG) with the SIGBUS guard over the mapped window MAP of MAPLEN
+ * bytes: false when FN touched a page of it past the end of a file that
+ * shrank (FN was cut short).  Nothing FN changes should be relied on
+ * after false.  Thread-safe: the guard is the calling thread's. */
+bool fh_input_guarded(const uint8_t *map, size_t maplen, void (*fn)(void *),
+		      void *arg);
 #endif

@@ -183,6 +183,35 @@ vec() {
 	printf '%s\n' "$h"
 }
 
+# tree ALGO MSGLEN: expected hex from tests/vectors/ALGO.tree (KT's
+# chunk-count edges).
+tree() {
+	local f=$FHSUM_VECTORS/$1.tree h
+	[ -r "$f" ] || fail "vector file missing: $f" || return 1
+	h=$(awk -v n="$2" '$1 == n && !/^#/ { print $3; exit }' "$f")
+	[ -n "$h" ] || fail "no tree vector for $1 length $2 in $f" || return 1
+	printf '%s\n' "$h"
+}
+
+# tree_lens ALGO: the message lengths of tests/vectors/ALGO.tree.
+tree_lens() {
+	awk '!/^#/ { print $1 }' "$FHSUM_VECTORS/$1.tree"
+}
+
+# big_pattern N > FILE: pattern for any N (doubling a whole number of
+# 251-byte periods until it is long enough).
+big_pattern() {
+	local f=$BATS_FILE_TMPDIR/bigpattern
+	if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -lt "$1" ]; then
+		pattern 1255 >"$f.$$"
+		while [ "$(stat -c %s "$f.$$")" -lt "$1" ]; do
+			cat "$f.$$" "$f.$$" >"$f.$$.2" && mv "$f.$$.2" "$f.$$"
+		done
+		mv "$f.$$" "$f"
+	fi
+	head -c "$1" "$f"
+}
+
 # xof ALGO MSGLEN OUTBITS: expected hex from tests/vectors/ALGO.xof.
 xof() {
 	local f=$FHSUM_VECTORS/$1.xof h
@@ -196,6 +225,7 @@ xof() {
 tag_of() {
 	case $1 in
 	md5) echo MD5 ;; sha3-*) echo "SHA3-${1#sha3-}" ;; shake*) echo "SHAKE${1#shake}" ;;
+	turboshake*) echo "TurboSHAKE${1#turboshake}" ;; kt*) echo "KT${1#kt}" ;;
 	*) return 1 ;;
 	esac
 }
@@ -429,6 +459,7 @@ check_case_md5_oracle() {
 #   sha3-256: -a sha3-256 (all), no -a (some), -a sha3 (some)
 #   sha3-224, sha3-384, sha3-512: -a sha3-N (some), no -a (some)
 #   shake128: -a shake128 (all); shake256: -a shake256 (some)
+#   turboshake128, turboshake256, kt256: -a NAME (some); kt128 -a kt128 (all)
 # FHSUM_QUICK=1: variants '' and -w only, and SHA3_MODES_QUICK.
 SHA3_MODES=(
 	"sha3-256|-a sha3-256|SHA3-256|all"
@@ -442,6 +473,10 @@ SHA3_MODES=(
 	"sha3-512||-|some"
 	"shake128|-a shake128|SHAKE128|all"
 	"shake256|-a shake256|SHAKE256|some"
+	"turboshake128|-a turboshake128|TurboSHAKE128|some"
+	"turboshake256|-a turboshake256|TurboSHAKE256|some"
+	"kt128|-a kt128|KT128|all"
+	"kt256|-a kt256|KT256|some"
 )
 SHA3_MODES_QUICK=(
 	"sha3-256|-a sha3-256|SHA3-256|all"
@@ -450,6 +485,7 @@ SHA3_MODES_QUICK=(
 	"sha3-512|-a sha3-512|SHA3-512|some"
 	"shake128|-a shake128|SHAKE128|all"
 	"shake256|-a shake256|SHAKE256|some"
+	"kt128|-a kt128|KT128|some"
 )
 check_case_sha3() {
 	local c=$1 v bad=0 i algo mode msg opts sweep e g P

@@ -687,6 +687,60 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 	}
 }
 
+/* ---- KangarooTwelve's tree ---------------------------------------------- */
+
+/* KT128/KT256 on kernel K against the portable kernel for inputs of 0 to
+ * TREE_CHUNKS chunks and a few bytes either side, hashed whole (K's lanes take the
+ * leaves in batches of 8, 4, 2 and 1 as they come) and in random pieces
+ * (leaves one at a time, then in lanes, then alone again), with and
+ * without a customization string. */
+#define TREE_CHUNKS 19
+static void kt_tree(const struct fh_algo *a, const struct fh_kernel *k,
+		    const struct fh_kernel *p, struct tu_rng *rng)
+{
+	static uint8_t big[TREE_CHUNKS * FH_KT_CHUNK + 64];
+	static const long deltas[] = { -1, 0, 1, 129, -4000 };
+	uint8_t want[FH_MAX_DIGEST], got[FH_MAX_DIGEST];
+	char what[96];
+
+	if (!big[1])
+		for (size_t i = 0; i < sizeof big; i++)
+			big[i] = (uint8_t)(tu_rand(rng) >> 7);
+	for (size_t n = 0; n <= TREE_CHUNKS; n++) {
+		for (size_t d = 0; d < sizeof deltas / sizeof *deltas; d++) {
+			long l = (long)(n * FH_KT_CHUNK) + deltas[d];
+			size_t len = l < 0 ? 0 : (size_t)l, clen = d % 3 ? 0 : n;
+
+			if (len > sizeof big - 64)
+				continue;
+			fh_ctx cp, ck, cs;
+			fh_init_kernel(&cp, a, p);
+			fh_update(&cp, big, len);
+			fh_final_custom(&cp, big + 7, clen, want, a->digest_bytes);
+
+			fh_init_kernel(&ck, a, k);
+			fh_update(&ck, big, len);
+			fh_final_custom(&ck, big + 7, clen, got, a->digest_bytes);
+			snprintf(what, sizeof what, "%s tree, whole, C %zu bytes",
+				 a->name, clen);
+			same(what, len, want, got, a->digest_bytes);
+
+			fh_init_kernel(&cs, a, k);
+			for (size_t at = 0; at < len;) {
+				size_t piece = tu_rand_below(rng, 3 * FH_KT_CHUNK);
+				if (piece > len - at)
+					piece = len - at;
+				fh_update(&cs, big + at, piece);
+				at += piece;
+			}
+			fh_final_custom(&cs, big + 7, clen, got, a->digest_bytes);
+			snprintf(what, sizeof what, "%s tree, in pieces, C %zu bytes",
+				 a->name, clen);
+			same(what, len, want, got, a->digest_bytes);
+		}
+	}
+}
+
 static int test_multi(const struct fh_kernel *k)
 {
 	const struct fh_kernel *p = tu_portable(k->family);
@@ -700,8 +754,11 @@ static int test_multi(const struct fh_kernel *k)
 		multi_raw_keccak(k, p, &rng);
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
-		if (a->family == k->family)
-			multi_fold(a, k, p, &rng);
+		if (a->family != k->family)
+			continue;
+		multi_fold(a, k, p, &rng);
+		if (a->cv_bytes)
+			kt_tree(a, k, p, &rng);
 	}
 	printf("kernel %s (%u lanes): %lu checks, %lu failed\n", k->name,
 	       k->lanes, n_checks - checks, n_failed - failed);
@@ -752,6 +809,8 @@ static int test_kernel(const struct fh_kernel *k)
 		api_splits(a, k, p, &rng);
 		api_unaligned(a, k, p);
 		api_guard(a, k, p);
+		if (a->cv_bytes)
+			kt_tree(a, k, p, &rng);
 	}
 	printf("kernel %s: %lu checks, %lu failed\n", k->name,
 	       n_checks - checks, n_failed - failed);
