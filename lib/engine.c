@@ -348,7 +348,8 @@ static void hash_slot(struct engine *e, struct fh_reader *r,
 	struct fh_job *j = &s->job;
 
 	/* KT128/KT256 take no lanes of others: one input's own leaves fill
-	 * them. */
+	 * them, and threads join a large one when nothing else waits. */
+	r->kt_threads = waiting || claimable(e) ? 1 : e->workers;
 	if (lanes && !j->algo->cv_bytes && in->regular &&
 	    fh_lanes_room(lanes, j) &&
 	    (waiting || j->multi_only || fh_lanes_busy(lanes)) &&

@@ -26,6 +26,7 @@
 #include "input.h"
 #include "kernel.h"
 #include "kt.h"
+#include "kt_team.h"
 
 /* Bytes mapped at a time: the resident set of a huge file stays a few
  * windows (see FH_MAP_MIN in input.h for the measurements), and progress
@@ -221,12 +222,16 @@ static void update_ctx(void *arg)
 	fh_update(u->ctx, u->p, u->len);
 }
 
-/* Hashes LEN mapped bytes at P; false if the file shrank under them. */
-static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
-			const uint8_t *p, size_t len)
+/* Hashes LEN mapped bytes at P, on TEAM when there is one; false if the
+ * file shrank under them. */
+static bool hash_window(fh_ctx *ctx, struct fh_kt_team *team,
+			const uint8_t *map, size_t maplen, const uint8_t *p,
+			size_t len)
 {
 	struct update u = { ctx, p, len };
 
+	if (team)
+		return fh_kt_team_update(team, ctx, map, maplen, p, len);
 	return fh_input_guarded(map, maplen, update_ctx, &u);
 }
 
@@ -369,8 +374,8 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
  * time, the next one mapped (and faulted in by the populater) while this
  * one is hashed.  Returns 0, an errno value or FH_ESHRANK; advances
  * *POS. */
-static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
-		       off_t end)
+static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
+		       struct fh_kt_team *team, off_t *pos, off_t end)
 {
 	struct window cur = { 0 }, next = { 0 };
 	int err;
@@ -383,7 +388,8 @@ static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
 		off_t after = *pos + (off_t)cur.len;
 		bool ahead = after < end &&
 			     map_window(r, fd, after, end, &next, r->pop != NULL) == 0;
-		bool whole = hash_window(ctx, cur.map, cur.maplen, cur.p, cur.len);
+		bool whole = hash_window(ctx, team, cur.map, cur.maplen, cur.p,
+					 cur.len);
 
 		munmap(cur.map, cur.maplen);
 		if (!whole) {
@@ -440,8 +446,13 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 			posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		} else if (pos >= 0 && end - pos >= (off_t)FH_MAP_MIN) {
 			off_t start = pos;
+			struct fh_kt_team *team = NULL;
 
-			err = hash_mapped(r, in->fd, &ctx, &pos, end);
+			if (algo->cv_bytes && r->kt_threads > 1 &&
+			    end - pos >= (off_t)FH_KT_TEAM_MIN)
+				team = fh_kt_team_new(r->kt_threads);
+			err = hash_mapped(r, in->fd, &ctx, team, &pos, end);
+			fh_kt_team_free(team);
 			/* A file system that cannot map: read it instead. */
 			if (err > 0 && pos == start)
 				err = 0;

@@ -82,6 +82,9 @@ struct fh_reader {
 	bool no_mmap;
 	struct fh_meter *meter; /* counts the bytes hashed; may be NULL */
 	struct fh_populater *pop; /* may be NULL: windows are faulted in here */
+	/* Threads that may hash the leaves of one large mapped KT128/KT256
+	 * input together (kt_team.h); 0 or 1: this thread alone. */
+	unsigned kt_threads;
 };
 
 /* Installs the SIGBUS handler that turns a fault in a mapped window of a
@@ -119,9 +122,10 @@ int fh_input_check_end(const struct fh_input *in, uint64_t total);
 
 /* Hashes IN to its end with ALGO on KERNEL into OUT (OUTLEN bytes), then
  * closes it (not standard input) and uncounts it from FDS.  KT128/KT256
- * hash whole leaves on MULTI (NULL: on KERNEL).  Returns 0, an errno
- * value or FH_ESHRANK; stores the bytes hashed in *SIZE.  Thread-safe with
- * one reader per thread. */
+ * hash whole leaves on MULTI (NULL: on KERNEL), and on R->kt_threads
+ * threads when the file is large.  Returns 0, an errno value or
+ * FH_ESHRANK; stores the bytes hashed in *SIZE.  Thread-safe with one
+ * reader per thread. */
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,

@@ -136,6 +136,22 @@ wait_open() {
 	diff -u ref.out got.out
 }
 
+@test "engine: a KT128 file truncated while its leaves are hashed on several threads fails with 'file shrank'" {
+	# Alone and large, its leaves run on a team of threads (kt_team.c),
+	# any of which may meet the SIGBUS.
+	truncate -s 40G shrink
+	fhsum -a kt128 -j2 shrink >got.out 2>got.err &
+	local pid=$!
+	wait_open shrink
+	truncate -s 1M shrink
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = 1 ] || fail "exit status $rc" "$(cat got.err)"
+	grep -qx "fhsum: shrink: file shrank while being read" got.err ||
+		fail "stderr: $(cat got.err)"
+	[ ! -s got.out ] || fail "stdout: $(cat got.out)"
+}
+
 @test "engine: a listed file that shrinks while checked is FAILED open or read" {
 	truncate -s 3G shrink
 	printf '%s  shrink\n' 00000000000000000000000000000000 >sums
