@@ -222,17 +222,23 @@ static void update_ctx(void *arg)
 	fh_update(u->ctx, u->p, u->len);
 }
 
+bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
+			     const uint8_t *p, size_t len)
+{
+	struct update u = { ctx, p, len };
+
+	return !len || fh_input_guarded(map, maplen, update_ctx, &u);
+}
+
 /* Hashes LEN mapped bytes at P, on TEAM when there is one; false if the
  * file shrank under them. */
 static bool hash_window(fh_ctx *ctx, struct fh_kt_team *team,
 			const uint8_t *map, size_t maplen, const uint8_t *p,
 			size_t len)
 {
-	struct update u = { ctx, p, len };
-
 	if (team)
 		return fh_kt_team_update(team, ctx, map, maplen, p, len);
-	return fh_input_guarded(map, maplen, update_ctx, &u);
+	return fh_input_update_guarded(ctx, map, maplen, p, len);
 }
 
 /* The populater: a queue of windows to fault in, and its thread.  A

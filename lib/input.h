@@ -136,4 +136,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
  * after false.  Thread-safe: the guard is the calling thread's. */
 bool fh_input_guarded(const uint8_t *map, size_t maplen, void (*fn)(void *),
 		      void *arg);
+/* fh_update(CTX, P, LEN) under that guard, P..P+LEN lying in MAP. */
+bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
+			     const uint8_t *p, size_t len);
 #endif

@@ -149,25 +149,10 @@ void fh_kt_team_free(struct fh_kt_team *t)
 }
 
 /* fh_update under the window's guard, on the caller's thread. */
-struct feed {
-	fh_ctx *ctx;
-	const uint8_t *p;
-	size_t len;
-};
-
-static void feed_ctx(void *arg)
-{
-	struct feed *f = arg;
-
-	fh_update(f->ctx, f->p, f->len);
-}
-
 static bool feed(struct fh_kt_team *t, fh_ctx *ctx, const uint8_t *p,
 		 size_t len)
 {
-	struct feed f = { ctx, p, len };
-
-	return !len || fh_input_guarded(t->map, t->maplen, feed_ctx, &f);
+	return fh_input_update_guarded(ctx, t->map, t->maplen, p, len);
 }
 
 bool fh_kt_team_update(struct fh_kt_team *t, fh_ctx *ctx, const uint8_t *map,
@@ -184,9 +169,8 @@ bool fh_kt_team_update(struct fh_kt_team *t, fh_ctx *ctx, const uint8_t *map,
 	len -= lead;
 	n = len / FH_KT_CHUNK;
 	/* Fewer leaves than a round of lanes per thread: not worth waking. */
-	if (n < 2 * (size_t)t->threads) {
+	if (n < 2 * (size_t)t->threads)
 		return feed(t, ctx, p, len);
-	}
 	if (n > t->cv_cap) {
 		uint8_t *c = realloc(t->cvs, n * cvb);
 

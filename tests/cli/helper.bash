@@ -221,6 +221,79 @@ xof() {
 	printf '%s\n' "$h"
 }
 
+# Generation tables (gen_*.bats): the suite sets LENS and makes a pattern
+# file pN for each N in it.
+# want_lines ALGO FORMAT: want.out for every pattern file, FORMAT one of
+# plain, binary, tag, zero.
+want_lines() {
+	local algo=$1 fmt=$2 n h tag
+	tag=$(tag_of "$algo")
+	: >want.out
+	for n in $LENS; do
+		h=$(vec "$algo" "$n") || return 1
+		case $fmt in
+		plain) printf '%s  p%s\n' "$h" "$n" ;;
+		binary) printf '%s *p%s\n' "$h" "$n" ;;
+		tag) printf '%s (p%s) = %s\n' "$tag" "$n" "$h" ;;
+		zero) printf '%s  p%s\0' "$h" "$n" ;;
+		esac >>want.out
+	done
+	echo 0 >want.rc
+	: >want.err
+}
+pfiles() { local n; for n in $LENS; do printf 'p%s\n' "$n"; done; }
+
+gen_ok() { # ALGO FORMAT FHSUM-ARGS...
+	local algo=$1 fmt=$2 files
+	shift 2
+	want_lines "$algo" "$fmt" || return 1
+	mapfile -t files < <(pfiles)
+	capture got fhsum "$@" "${files[@]}"
+	compare_runs "fhsum $*" want got
+}
+
+# gen_xof_lengths ALGO...: for each XOF, fhsum -a ALGO -l BITS prints the
+# .xof vectors of every message length at every output length.
+gen_xof_lengths() {
+	local algo m b h bad=0
+	for m in 0 1 3 167 168 169 200 1000; do pattern "$m" >"m$m"; done
+	for algo in "$@"; do
+		for b in 8 256 512 1344 4096; do
+			: >want.out
+			for m in 0 1 3 167 168 169 200 1000; do
+				h=$(xof "$algo" "$m" "$b") || return 1
+				printf '%s  m%s\n' "$h" "$m" >>want.out
+			done
+			echo 0 >want.rc; : >want.err
+			capture got fhsum -a "$algo" -l "$b" m0 m1 m3 m167 m168 m169 m200 m1000
+			compare_runs "fhsum -a $algo -l $b" want got || bad=1
+		done
+	done
+	return $bad
+}
+
+# check_xof_lengths ALGO...: for each XOF, one untagged list holding its
+# .xof vectors at several output lengths checks OK under -a ALGO (each
+# line's hex length is its output length).
+check_xof_lengths() {
+	local algo m b bad=0
+	for m in 0 1 167 168 169 1000; do pattern "$m" >"m$m"; done
+	for algo in "$@"; do
+		: >list
+		: >want.out
+		for b in 8 256 512 1344 4096; do
+			for m in 0 1 167 168 169 1000; do
+				printf '%s  m%s\n' "$(xof "$algo" "$m" "$b")" "$m" >>list
+				printf 'm%s: OK\n' "$m" >>want.out
+			done
+		done
+		capture got fhsum -a "$algo" -c list
+		echo 0 >want.rc; : >want.err
+		compare_runs "fhsum -a $algo -c (several lengths)" want got || bad=1
+	done
+	return $bad
+}
+
 # BSD tag of an algorithm name as -a spells it.
 tag_of() {
 	case $1 in
