@@ -46,7 +46,8 @@ declare -A must_run=(
 declare -A must_not_run=([max]=""
 	[cortex-a53]="keccak-sha3ce keccak-sha3cex2")
 declare -A family_algos=([md5]="md5"
-	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256")
+	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128
+		kt128 kt256")
 
 failed=0
 fail() { printf 'FAIL %s\n' "$*"; failed=1; }
@@ -147,10 +148,12 @@ for cpu in "${cpus[@]}"; do
 		fi
 
 		if [ "$usable" = usable ] && [ "$lanes" -gt 1 ]; then
-			# The forced multi-buffer kernel is the one that runs.
+			# The forced multi-buffer kernel is the one that runs.  grep
+			# reads to the end (no -q): with pipefail, fhsum's later
+			# --debug lines would otherwise die of SIGPIPE and fail it.
 			if FHSUM_KERNEL=$name fh --debug -a "${family_algos[$fam]%% *}" \
 				/dev/null 2>&1 >/dev/null |
-				grep -qx "[^:]*: multi-buffer kernel $name"; then
+				grep -x "[^:]*: multi-buffer kernel $name" >/dev/null; then
 				ok "FHSUM_KERNEL=$name: --debug names it the multi-buffer kernel"
 			else
 				fail "$cpu: FHSUM_KERNEL=$name: --debug does not name it the multi-buffer kernel"
