@@ -46,7 +46,8 @@ declare -A must_run=(
 declare -A must_not_run=([max]=""
 	[cortex-a53]="keccak-sha3ce keccak-sha3cex2")
 declare -A family_algos=([md5]="md5"
-	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256")
+	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128
+		kt128 kt256")
 
 failed=0
 fail() { printf 'FAIL %s\n' "$*"; failed=1; }

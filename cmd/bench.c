@@ -16,7 +16,13 @@
  * single-stream kernel picked by default, as the engine's lanes finish an
  * input.  Its row gives the aggregate MB/s of all lanes, the ratio to the
  * portable kernel like every row, and then the ratio to that picked
- * single-stream kernel. */
+ * single-stream kernel.
+ *
+ * KT128 and KT256 are trees whose 8 KiB leaves fill the lanes of one
+ * hash, so their rows hash one 1 MiB buffer at a time (128 leaves; a
+ * 16 KiB one would be a single leaf beside the final node): a
+ * multi-buffer row is that hash with its leaves in the kernel's lanes and
+ * the rest on the picked single-stream kernel, as fhsum hashes a file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +33,7 @@
 #include "kernel.h"
 
 #define BENCH_BYTES 16384
+#define BENCH_KT_BYTES (1u << 20)
 #define BENCH_SLICES 5
 #define BENCH_MAX_KERNELS 16
 #define BENCH_DEFAULT_SECONDS 0.2
@@ -58,9 +65,10 @@ static double cell_seconds(void)
 /* Where each digest's bytes go, so that no hash can be optimised away. */
 static volatile uint8_t bench_sink;
 
-/* Hashes BUF whole with A on K for at least SECONDS; returns bytes/s. */
+/* Hashes BUF (LEN bytes) whole with A on K for at least SECONDS; returns
+ * bytes/s. */
 static double run_slice(const struct fh_algo *a, const struct fh_kernel *k,
-			const uint8_t *buf, double seconds)
+			const uint8_t *buf, size_t len, double seconds)
 {
 	uint8_t out[FH_MAX_DIGEST];
 	unsigned long n = 0;
@@ -70,13 +78,13 @@ static double run_slice(const struct fh_algo *a, const struct fh_kernel *k,
 		fh_ctx ctx;
 
 		fh_init_kernel(&ctx, a, k);
-		fh_update(&ctx, buf, BENCH_BYTES);
+		fh_update(&ctx, buf, len);
 		fh_final(&ctx, out, a->digest_bytes);
 		bench_sink ^= out[n % a->digest_bytes];
 		n++;
 		t = now() - t0;
 	} while (t < seconds);
-	return (double)n * BENCH_BYTES / t;
+	return (double)n * len / t;
 }
 
 /* The buffers of the multi-buffer rows: lane i hashes the i-th. */
@@ -112,7 +120,7 @@ static double run_slice_multi(const struct fh_algo *a,
 				memcpy(keccak[i], start.state.keccak,
 				       sizeof keccak[i]);
 			k->keccak_absorb_xn(keccak, data, nblocks,
-					    a->block_bytes);
+					    a->block_bytes, a->rounds);
 		}
 		for (unsigned i = 0; i < k->lanes; i++) {
 			fh_ctx ctx = start;
@@ -141,13 +149,19 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* One slice of kernel K: single-stream on BUF, or multi-buffer. */
+/* The KT rows' buffer, filled like the others. */
+static uint8_t kt_buf[BENCH_KT_BYTES];
+
+/* One slice of kernel K: single-stream on BUF, or multi-buffer; KT on
+ * its own buffer either way. */
 static double slice(const struct fh_algo *a, const struct fh_kernel *k,
 		    const struct fh_kernel *best, const uint8_t *buf,
 		    double seconds)
 {
+	if (a->cv_bytes)
+		return run_slice(a, k, kt_buf, sizeof kt_buf, seconds);
 	return k->lanes > 1 ? run_slice_multi(a, k, best, seconds)
-			    : run_slice(a, k, buf, seconds);
+			    : run_slice(a, k, buf, BENCH_BYTES, seconds);
 }
 
 /* Times every usable kernel of A's family, single-stream ones first;
@@ -211,6 +225,8 @@ int fh_benchmark(const struct fh_algo *only)
 	 * a shortcut on them. */
 	for (size_t i = 0; i < sizeof buf; i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 8));
+	for (size_t i = 0; i < sizeof kt_buf; i++)
+		kt_buf[i] = (uint8_t)(i * 131 + (i >> 8));
 	for (size_t l = 0; l < FH_MAX_LANES; l++)
 		for (size_t i = 0; i < BENCH_BYTES; i++)
 			lane_bufs[l][i] = (uint8_t)(i * 131 + (i >> 8) + l * 7);
@@ -230,6 +246,9 @@ int fh_benchmark(const struct fh_algo *only)
 	printf("# multi-buffer rows: every lane busy on a buffer of its own, "
 	       "aggregate MB/s, then\n# the ratio to the single-stream kernel "
 	       "named; + = multi-buffer kernel picked by default\n");
+	printf("# kt128, kt256: one %u-byte buffer per hash, its leaves in the "
+	       "lanes of a multi-buffer\n# kernel (the rest on the picked "
+	       "single-stream one), one thread\n", BENCH_KT_BYTES);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return 1;
 	return 0;

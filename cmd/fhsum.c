@@ -69,7 +69,8 @@ static const struct option longopts[] = {
 /* The -a names: every algorithm's, and "sha3" (choose the size with -l). */
 static const char *const algo_args[] = {
 	"md5", "sha3", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
-	"shake128", "shake256",
+	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
+	"kt256",
 };
 
 static void usage_error(const char *msg, const char *arg)
@@ -120,7 +121,8 @@ static void apply_length(struct cli *c, const char *arg)
 	}
 	if (!c->algo && !c->any_sha3) {
 		fh_error(0, "--length is only supported with --algorithm=sha3, "
-			    "sha3-224..512, shake128 or shake256");
+			    "sha3-224..512, shake128, shake256, turboshake128, "
+			    "turboshake256, kt128 or kt256");
 		usage_error(NULL, NULL);
 	}
 	if (c->algo && c->algo->id == FH_MD5) {
@@ -249,6 +251,19 @@ static void list_kernels(const struct cli *c)
 		       k->family == FH_FAMILY_MD5 ? "md5" : "keccak", k->lanes,
 		       fh_kernel_usable(k) ? "usable" : "unsupported",
 		       in ? "*" : "-", in ? "" : w == FH_WHY_NARROW ? few : why[w]);
+	}
+	/* Which algorithms each family's kernels serve. */
+	for (int f = 0; f < FH_FAMILY_COUNT; f++) {
+		printf("# %s kernels:", f == FH_FAMILY_MD5 ? "md5" : "keccak");
+		for (int id = 0; id < FH_ALGO_COUNT; id++) {
+			const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+
+			if (a->family == (enum fh_family)f)
+				printf(" %s%s", a->name,
+				       a->cv_bytes ? " (12 rounds, leaves in the lanes)"
+				       : a->rounds == 12 ? " (12 rounds)" : "");
+		}
+		printf("\n");
 	}
 	printf("# this CPU: %s\n", cpu_name(cpu, sizeof cpu));
 }

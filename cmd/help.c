@@ -13,16 +13,18 @@ void fh_usage(int status)
 	}
 	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
 	fputs("\
-Print or check MD5, SHA-3 or SHAKE checksums.\n\
+Print or check MD5, SHA-3, SHAKE, TurboSHAKE or KangarooTwelve checksums.\n\
 \n\
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
   -a, --algorithm=NAME  md5, sha3 (size from -l), sha3-224, sha3-256,\n\
-                        sha3-384, sha3-512, shake128 or shake256;\n\
+                        sha3-384, sha3-512, shake128, shake256,\n\
+                        turboshake128, turboshake256, kt128 or kt256;\n\
                         the default is sha3-256 (md5 as md5sum, ...)\n\
   -l, --length=BITS     digest length: for sha3, 224, 256, 384 or 512;\n\
-                        for shake128/shake256, a multiple of 8\n\
-                        (default 256 and 512)\n\
+                        for shake*, turboshake* and kt*, a multiple of 8\n\
+                        up to 1048576 (default 256 for the 128s, 512\n\
+                        for the 256s)\n\
   -b, --binary          read in binary mode\n\
   -c, --check           read checksums from the FILEs and check them\n\
       --tag             create a BSD-style checksum\n\
@@ -59,8 +61,9 @@ Kernels:\n\
       --help            display this help and exit\n\
       --version         output version information and exit\n\
 \n\
-The sums are computed as described in RFC 1321 (MD5) and FIPS 202\n\
-(SHA-3, SHAKE).  When checking, the input should be a former output of\n\
+The sums are computed as described in RFC 1321 (MD5), FIPS 202 (SHA-3,\n\
+SHAKE) and RFC 9861 (TurboSHAKE with domain byte 1F; KT128 and KT256,\n\
+KangarooTwelve, with an empty customization string).  When checking, the input should be a former output of\n\
 this program, of md5sum or of sha3sum.  The default mode is to print a\n\
 line with: checksum, a space, a character indicating input mode ('*' for\n\
 binary, ' ' for text or where binary is insignificant), and name for each\n\
@@ -73,7 +76,8 @@ There is no difference between binary mode and text mode on GNU systems.\n", std
 void fh_version(void)
 {
 	printf("fhsum %s\n", FHSUM_VERSION);
-	fputs("MD5 (RFC 1321), SHA-3 and SHAKE (FIPS 202) checksums.\n"
+	fputs("MD5 (RFC 1321), SHA-3 and SHAKE (FIPS 202), TurboSHAKE and\n"
+	      "KangarooTwelve (RFC 9861) checksums.\n"
 	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
 	      stdout);
 }

@@ -8,15 +8,24 @@
 /* Block sizes: RFC 1321 §3.4 (64 bytes); Keccak rates r = 1600 - 2c bits
  * with c = 2 * digest bits for SHA3 and c = 256/512 for SHAKE128/256
  * (FIPS 202 §6.1, §6.2).  Padding bytes are the domain bits 01 (SHA3) and
- * 1111 (SHAKE) followed by the first bit of pad10*1 (FIPS 202 §6, B.2). */
+ * 1111 (SHAKE) followed by the first bit of pad10*1 (FIPS 202 §6, B.2).
+ * TurboSHAKE128/256 have SHAKE's rates, 12 rounds and the default domain
+ * byte 0x1F (RFC 9861 §2.2); KT128/KT256 are trees of them whose single
+ * node has domain byte 0x07 (§3.2, §3.4).  The XOFs' default lengths are
+ * those of the RFC's test vectors and of its Named Information entries
+ * (§5, §6): 256 bits for the 128s, 512 for the 256s. */
 static const struct fh_algo algos[FH_ALGO_COUNT] = {
-	{ FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0 },
-	{ FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06 },
-	{ FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06 },
-	{ FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06 },
-	{ FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06 },
-	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f },
-	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f },
+	{ FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0, 0, 0 },
+	{ FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06, 24, 0 },
+	{ FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06, 24, 0 },
+	{ FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06, 24, 0 },
+	{ FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06, 24, 0 },
+	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f, 24, 0 },
+	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f, 24, 0 },
+	{ FH_TURBOSHAKE128, FH_FAMILY_KECCAK, "turboshake128", "TurboSHAKE128", 32, 168, true, 0x1f, 12, 0 },
+	{ FH_TURBOSHAKE256, FH_FAMILY_KECCAK, "turboshake256", "TurboSHAKE256", 64, 136, true, 0x1f, 12, 0 },
+	{ FH_KT128, FH_FAMILY_KECCAK, "kt128", "KT128", 32, 168, true, 0x07, 12, 32 },
+	{ FH_KT256, FH_FAMILY_KECCAK, "kt256", "KT256", 64, 136, true, 0x07, 12, 64 },
 };
 
 const char *fh_version_string(void)

@@ -356,7 +356,11 @@ static void hash_slot(struct engine *e, struct fh_reader *r,
 {
 	struct fh_job *j = &s->job;
 
-	if (lanes && in->regular && fh_lanes_room(lanes, j) &&
+	/* KT128/KT256 take no lanes of others: one input's own leaves fill
+	 * them, and threads join a large one when nothing else waits. */
+	r->kt_threads = waiting || claimable(e) ? 1 : e->workers;
+	if (lanes && !j->algo->cv_bytes && in->regular &&
+	    fh_lanes_room(lanes, j) &&
 	    (waiting || j->multi_only || fh_lanes_busy(lanes)) &&
 	    (!e->seq || in->size < fh_lanes_buffer(lanes)) &&
 	    fh_lanes_take(lanes, j, (void *)(uintptr_t)index, in, e->seq)) {
@@ -364,8 +368,8 @@ static void hash_slot(struct engine *e, struct fh_reader *r,
 			turn_pass(e, index);
 		return;
 	}
-	j->err = fh_input_hash(r, in, &e->fds, j->algo, j->kernel, j->digest,
-			       j->outlen, &j->size);
+	j->err = fh_input_hash(r, in, &e->fds, j->algo, j->kernel, j->multi,
+			       j->digest, j->outlen, &j->size);
 	if (e->seq)
 		turn_pass(e, index);
 	finish_slot(e, s, index);
@@ -551,7 +555,8 @@ static void hash_here(struct engine *e, struct fh_reader *r, struct slot *s)
 		fh_input_stdin(&in);
 		atomic_store(&s->state, SLOT_BUSY);
 		s->job.err = fh_input_hash(r, &in, NULL, s->job.algo, s->job.kernel,
-					   s->job.digest, s->job.outlen, &s->job.size);
+					   s->job.multi, s->job.digest,
+					   s->job.outlen, &s->job.size);
 		atomic_fetch_add(&e->files_done, 1);
 		atomic_store_explicit(&s->state, SLOT_DONE, memory_order_release);
 		return;

@@ -42,6 +42,10 @@ enum fh_algo_id {
 	FH_SHA3_512,
 	FH_SHAKE128,
 	FH_SHAKE256,
+	FH_TURBOSHAKE128,
+	FH_TURBOSHAKE256,
+	FH_KT128,
+	FH_KT256,
 	FH_ALGO_COUNT
 };
 
@@ -66,12 +70,19 @@ struct fh_algo {
 	unsigned digest_bytes; /* default output length; SHAKE: its usual length */
 	unsigned block_bytes;  /* MD5 block or Keccak rate */
 	bool xof;              /* output length chosen by the caller */
-	uint8_t pad;           /* Keccak domain/padding byte: 0x06 SHA3, 0x1F SHAKE */
+	uint8_t pad;           /* Keccak domain/padding byte: 0x06 SHA3, 0x1F
+				* SHAKE and TurboSHAKE, 0x07 KT's single node */
+	uint8_t rounds;        /* Keccak rounds: 24 (FIPS 202), 12 (RFC 9861) */
+	uint8_t cv_bytes;      /* KT128/KT256: chaining value bytes (32, 64);
+				* 0 for the plain sponges */
 };
 
 /* The library's version, "0.1.0": FHSUM_VERSION of the header it was built
  * with.  Never NULL; thread-safe. */
 FH_API const char *fh_version_string(void);
+
+/* KangarooTwelve's chunk (RFC 9861 §3.2): S is hashed in 8192-byte pieces. */
+#define FH_KT_CHUNK 8192
 
 /* The descriptor of ID; NULL when ID is not an enum fh_algo_id below
  * FH_ALGO_COUNT.  Descriptors are constant: thread-safe. */
@@ -106,20 +117,41 @@ typedef struct fh_ctx {
 		uint64_t keccak[25];
 	} state;
 	uint8_t buf[FH_MAX_BLOCK];
+	/* KT128/KT256 (RFC 9861 §3): the fields above are the final node's
+	 * sponge, which absorbs S_0 and then the chaining values; these hold
+	 * the leaf being hashed, one at a time, so memory stays this size
+	 * whatever the input.  TOTAL counts the bytes of S. */
+	struct {
+		const struct fh_kernel *multi; /* whole leaves in SIMD lanes;
+						* NULL: one at a time */
+		bool tree;              /* S_0 is complete and more followed */
+		uint64_t leaves;        /* leaves finished into the final node */
+		size_t leaf_len;        /* bytes of S in the current leaf */
+		size_t leaf_buffered;   /* of them, waiting in leaf_buf */
+		uint64_t leaf[25];
+		uint8_t leaf_buf[FH_MAX_BLOCK];
+	} kt;
 } fh_ctx;
 
 /* Starts a hash of ALGO in CTX, on the best single-stream kernel this CPU
- * runs.  Thread-safe for distinct contexts. */
+ * runs (KT128/KT256: their leaves on the multi-buffer kernel where there
+ * is one).  Thread-safe for distinct contexts. */
 FH_API void fh_init(fh_ctx *ctx, const struct fh_algo *algo);
 /* Hashes LEN bytes of DATA (NULL is fine when LEN is 0) into CTX; any
  * split of a message into updates gives the same digest.  Thread-safe for
  * distinct contexts. */
 FH_API void fh_update(fh_ctx *ctx, const void *data, size_t len);
 /* Writes OUTLEN bytes of digest to OUT.  For fixed-length algorithms OUTLEN
- * must be algo->digest_bytes; for SHAKE any length up to FH_MAX_XOF_BYTES.
- * The context must be initialised again before further use.  Thread-safe
- * for distinct contexts. */
+ * must be algo->digest_bytes; for the XOFs (SHAKE, TurboSHAKE, KT) any
+ * length up to FH_MAX_XOF_BYTES.  The context must be initialised again
+ * before further use.  Thread-safe for distinct contexts. */
 FH_API void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen);
+/* fh_final for KT128/KT256 with the customization string CUSTOM of
+ * CUSTOMLEN bytes (RFC 9861 §3.1, C; fh_final is C empty).  Other
+ * algorithms take no customization: CUSTOMLEN must be 0.  Thread-safe
+ * for distinct contexts. */
+FH_API void fh_final_custom(fh_ctx *ctx, const void *custom, size_t customlen,
+			    uint8_t *out, size_t outlen);
 /* One-shot: init, update, final on the best kernel; OUTLEN as for
  * fh_final.  Thread-safe. */
 FH_API void fh_hash(const struct fh_algo *algo, const void *data, size_t len,

@@ -1,20 +1,26 @@
 /* hash.c: the hashing modes over the block kernels: buffering of partial
  * blocks, MD5's padding and length (RFC 1321 §3.1-3.2, §3.5) and the
- * Keccak sponge with SHA3/SHAKE padding and squeezing (FIPS 202 §4, §6). */
+ * Keccak sponge with SHA3/SHAKE/TurboSHAKE padding and squeezing (FIPS 202
+ * §4, §6; RFC 9861 §2.2).  KT128/KT256 are trees of sponges: kt.c. */
 #include <assert.h>
 #include <string.h>
 
 #include "bytes.h"
 #include "kernel.h"
-
-/* The padding of both families fits the context's buffer: MD5 may need
- * two blocks, Keccak one. */
-_Static_assert(2 * 64 <= FH_MAX_BLOCK, "fh_ctx.buf holds MD5's two padding blocks");
+#include "kt.h"
+#include "sponge.h"
 
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel)
 {
+	const struct fh_kernel *multi = NULL;
+
 	assert(kernel->family == algo->family);
+	assert(kernel->lanes == 1 || algo->cv_bytes);
+	if (kernel->lanes > 1) {
+		multi = kernel;
+		kernel = fh_kernel_best(algo->family);
+	}
 	ctx->algo = algo;
 	ctx->kernel = kernel;
 	ctx->total = 0;
@@ -27,21 +33,80 @@ void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		ctx->state.md5[2] = 0x98badcfe;
 		ctx->state.md5[3] = 0x10325476;
 	}
+	if (algo->cv_bytes)
+		fh_kt_init(ctx, multi);
 }
 
 void fh_init(fh_ctx *ctx, const struct fh_algo *algo)
 {
 	fh_init_kernel(ctx, algo, fh_kernel_best(algo->family));
+	if (algo->cv_bytes)
+		fh_kt_init(ctx, fh_kernel_best_multi(algo->family));
 }
 
-/* Feeds NBLOCKS whole blocks to the kernel. */
-static void absorb_blocks(fh_ctx *ctx, const uint8_t *p, size_t nblocks)
+void fh_sponge_absorb(const struct fh_algo *algo, const struct fh_kernel *k,
+		      const struct fh_sponge *s, const uint8_t *p, size_t len)
 {
-	if (ctx->algo->family == FH_FAMILY_MD5)
-		ctx->kernel->md5_blocks(ctx->state.md5, p, nblocks);
-	else
-		ctx->kernel->keccak_absorb(ctx->state.keccak, p, nblocks,
-					   ctx->algo->block_bytes);
+	size_t rate = algo->block_bytes;
+
+	if (*s->buffered) {
+		size_t take = rate - *s->buffered;
+
+		if (take > len)
+			take = len;
+		memcpy(s->buf + *s->buffered, p, take);
+		*s->buffered += take;
+		p += take;
+		len -= take;
+		if (*s->buffered < rate)
+			return;
+		k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
+		*s->buffered = 0;
+	}
+	if (len >= rate) {
+		size_t n = len / rate;
+
+		k->keccak_absorb(s->state, p, n, rate, algo->rounds);
+		p += n * rate;
+		len -= n * rate;
+	}
+	if (len) {
+		memcpy(s->buf, p, len);
+		*s->buffered = len;
+	}
+}
+
+void fh_sponge_pad(const struct fh_algo *algo, const struct fh_kernel *k,
+		   const struct fh_sponge *s, uint8_t domain)
+{
+	size_t rate = algo->block_bytes, n = *s->buffered;
+
+	memset(s->buf + n, 0, rate - n);
+	s->buf[n] = domain;
+	s->buf[rate - 1] |= 0x80;
+	k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
+	*s->buffered = 0;
+}
+
+void fh_sponge_squeeze(const struct fh_algo *algo, const struct fh_kernel *k,
+		       uint64_t state[25], uint8_t *out, size_t outlen)
+{
+	size_t rate = algo->block_bytes;
+	uint8_t lanes[FH_MAX_BLOCK];
+
+	/* The first RATE bytes of the state, permute, repeat. */
+	for (;;) {
+		size_t take = outlen < rate ? outlen : rate;
+
+		for (size_t i = 0; i < (take + 7) / 8; i++)
+			fh_store64le(lanes + 8 * i, state[i]);
+		memcpy(out, lanes, take);
+		out += take;
+		outlen -= take;
+		if (!outlen)
+			break;
+		k->keccak_permute(state, algo->rounds);
+	}
 }
 
 void fh_update(fh_ctx *ctx, const void *data, size_t len)
@@ -49,6 +114,18 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 	const uint8_t *p = data;
 	size_t block = ctx->algo->block_bytes;
 
+	if (ctx->algo->family == FH_FAMILY_KECCAK) {
+		if (ctx->algo->cv_bytes) {
+			fh_kt_update(ctx, p, len);
+		} else {
+			struct fh_sponge s = { ctx->state.keccak, ctx->buf,
+					       &ctx->buffered };
+
+			ctx->total += len;
+			fh_sponge_absorb(ctx->algo, ctx->kernel, &s, p, len);
+		}
+		return;
+	}
 	ctx->total += len;
 	if (ctx->buffered) {
 		size_t take = block - ctx->buffered;
@@ -61,13 +138,13 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 		len -= take;
 		if (ctx->buffered < block)
 			return;
-		absorb_blocks(ctx, ctx->buf, 1);
+		ctx->kernel->md5_blocks(ctx->state.md5, ctx->buf, 1);
 		ctx->buffered = 0;
 	}
 	if (len >= block) {
 		size_t n = len / block;
 
-		absorb_blocks(ctx, p, n);
+		ctx->kernel->md5_blocks(ctx->state.md5, p, n);
 		p += n * block;
 		len -= n * block;
 	}
@@ -76,6 +153,10 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 		ctx->buffered = len;
 	}
 }
+
+/* The padding of both families fits the context's buffer: MD5 may need
+ * two blocks, Keccak one. */
+_Static_assert(2 * 64 <= FH_MAX_BLOCK, "fh_ctx.buf holds MD5's two padding blocks");
 
 size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
 	      uint64_t total)
@@ -103,39 +184,43 @@ size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
 
 void fh_squeeze(fh_ctx *ctx, uint8_t *out, size_t outlen)
 {
-	size_t rate = ctx->algo->block_bytes;
-	uint64_t *a = ctx->state.keccak;
-	uint8_t lanes[FH_MAX_BLOCK];
-
 	if (ctx->algo->family == FH_FAMILY_MD5) {
 		for (unsigned i = 0; i < 4; i++)
 			fh_store32le(out + 4 * i, ctx->state.md5[i]);
 		return;
 	}
-	/* The first RATE bytes of the state, permute, repeat (FIPS 202 §4). */
-	for (;;) {
-		size_t take = outlen < rate ? outlen : rate;
-
-		for (size_t i = 0; i < rate / 8; i++)
-			fh_store64le(lanes + 8 * i, a[i]);
-		memcpy(out, lanes, take);
-		out += take;
-		outlen -= take;
-		if (!outlen)
-			break;
-		ctx->kernel->keccak_permute(a);
-	}
+	fh_sponge_squeeze(ctx->algo, ctx->kernel, ctx->state.keccak, out,
+			  outlen);
 }
 
-void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen)
+void fh_final_custom(fh_ctx *ctx, const void *custom, size_t customlen,
+		     uint8_t *out, size_t outlen)
 {
 	const struct fh_algo *algo = ctx->algo;
 
 	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
 			 : outlen == algo->digest_bytes);
-	absorb_blocks(ctx, ctx->buf,
-		      fh_pad(algo, ctx->buf, ctx->buffered, ctx->total));
-	fh_squeeze(ctx, out, outlen);
+	assert(algo->cv_bytes || customlen == 0);
+	if (algo->family == FH_FAMILY_MD5) {
+		ctx->kernel->md5_blocks(ctx->state.md5, ctx->buf,
+					fh_pad(algo, ctx->buf, ctx->buffered,
+					       ctx->total));
+		fh_squeeze(ctx, out, outlen);
+	} else if (algo->cv_bytes) {
+		fh_kt_final(ctx, custom, customlen, out, outlen);
+	} else {
+		struct fh_sponge s = { ctx->state.keccak, ctx->buf,
+				       &ctx->buffered };
+
+		fh_sponge_pad(algo, ctx->kernel, &s, algo->pad);
+		fh_sponge_squeeze(algo, ctx->kernel, ctx->state.keccak, out,
+				  outlen);
+	}
+}
+
+void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen)
+{
+	fh_final_custom(ctx, NULL, 0, out, outlen);
 }
 
 void fh_hash(const struct fh_algo *algo, const void *data, size_t len,

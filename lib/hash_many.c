@@ -131,11 +131,13 @@ static void advance(struct many *m, const struct fh_kernel *k, size_t nblocks)
 	if (k->lanes == 1 && md5(m))
 		k->md5_blocks(m->md5[0], data[0], nblocks);
 	else if (k->lanes == 1)
-		k->keccak_absorb(m->keccak[0], data[0], nblocks, block);
+		k->keccak_absorb(m->keccak[0], data[0], nblocks, block,
+				 m->algo->rounds);
 	else if (md5(m))
 		k->md5_blocks_xn(m->md5, data, nblocks);
 	else
-		k->keccak_absorb_xn(m->keccak, data, nblocks, block);
+		k->keccak_absorb_xn(m->keccak, data, nblocks, block,
+				    m->algo->rounds);
 	for (unsigned i = 0; i < m->busy; i++) {
 		m->lane[i].pos += nblocks * block;
 		m->lane[i].blocks -= nblocks;
@@ -149,11 +151,14 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 {
 	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
 			 : outlen == algo->digest_bytes);
-	if (!multi) {
+	/* KT128/KT256 are trees: one message already fills the lanes with
+	 * its leaves (fh_init), so they go one after another. */
+	if (!multi || algo->cv_bytes) {
 		for (size_t i = 0; i < n; i++) {
 			fh_ctx ctx;
 
-			fh_init_kernel(&ctx, algo, single);
+			fh_init_kernel(&ctx, algo,
+				       algo->cv_bytes && multi ? multi : single);
 			fh_update(&ctx, data[i], len[i]);
 			fh_final(&ctx, out + i * outlen, outlen);
 		}

@@ -25,6 +25,8 @@
 #include "engine.h"
 #include "input.h"
 #include "kernel.h"
+#include "kt.h"
+#include "kt_team.h"
 
 /* Bytes mapped at a time: the resident set of a huge file stays a few
  * windows (see FH_MAP_MIN in input.h for the measurements), and progress
@@ -194,19 +196,49 @@ int fh_input_check_end(const struct fh_input *in, uint64_t total)
 	return 0;
 }
 
-/* Hashes LEN mapped bytes at P; false if the file shrank under them.
- * Its own function so that nothing it changes lives across sigsetjmp. */
-static bool hash_window(fh_ctx *ctx, const uint8_t *map, size_t maplen,
-			const uint8_t *p, size_t len)
+bool fh_input_guarded(const uint8_t *map, size_t maplen, void (*fn)(void *),
+		      void *arg)
 {
 	if (sigsetjmp(window.jump, 1))
 		return false;
 	window.lo = map;
 	window.hi = map + maplen;
 	window.armed = 1;
-	fh_update(ctx, p, len);
+	fn(arg);
 	window.armed = 0;
 	return true;
+}
+
+struct update {
+	fh_ctx *ctx;
+	const uint8_t *p;
+	size_t len;
+};
+
+static void update_ctx(void *arg)
+{
+	struct update *u = arg;
+
+	fh_update(u->ctx, u->p, u->len);
+}
+
+bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
+			     const uint8_t *p, size_t len)
+{
+	struct update u = { ctx, p, len };
+
+	return !len || fh_input_guarded(map, maplen, update_ctx, &u);
+}
+
+/* Hashes LEN mapped bytes at P, on TEAM when there is one; false if the
+ * file shrank under them. */
+static bool hash_window(fh_ctx *ctx, struct fh_kt_team *team,
+			const uint8_t *map, size_t maplen, const uint8_t *p,
+			size_t len)
+{
+	if (team)
+		return fh_kt_team_update(team, ctx, map, maplen, p, len);
+	return fh_input_update_guarded(ctx, map, maplen, p, len);
 }
 
 /* The populater: a queue of windows to fault in, and its thread.  A
@@ -348,8 +380,8 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
  * time, the next one mapped (and faulted in by the populater) while this
  * one is hashed.  Returns 0, an errno value or FH_ESHRANK; advances
  * *POS. */
-static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
-		       off_t end)
+static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
+		       struct fh_kt_team *team, off_t *pos, off_t end)
 {
 	struct window cur = { 0 }, next = { 0 };
 	int err;
@@ -362,7 +394,8 @@ static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx, off_t *pos,
 		off_t after = *pos + (off_t)cur.len;
 		bool ahead = after < end &&
 			     map_window(r, fd, after, end, &next, r->pop != NULL) == 0;
-		bool whole = hash_window(ctx, cur.map, cur.maplen, cur.p, cur.len);
+		bool whole = hash_window(ctx, team, cur.map, cur.maplen, cur.p,
+					 cur.len);
 
 		munmap(cur.map, cur.maplen);
 		if (!whole) {
@@ -401,13 +434,16 @@ static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
 
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  uint8_t *out, size_t outlen, uint64_t *size)
+		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
+		  uint64_t *size)
 {
 	fh_ctx ctx;
 	int err = 0;
 
 	*size = 0;
 	fh_init_kernel(&ctx, algo, kernel);
+	if (algo->cv_bytes)
+		fh_kt_init(&ctx, multi);
 	if (in->regular && in->size >= FH_MAP_MIN) {
 		off_t pos = in->is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
 		off_t end = (off_t)in->size;
@@ -416,8 +452,13 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 			posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		} else if (pos >= 0 && end - pos >= (off_t)FH_MAP_MIN) {
 			off_t start = pos;
+			struct fh_kt_team *team = NULL;
 
-			err = hash_mapped(r, in->fd, &ctx, &pos, end);
+			if (algo->cv_bytes && r->kt_threads > 1 &&
+			    end - pos >= (off_t)FH_KT_TEAM_MIN)
+				team = fh_kt_team_new(r->kt_threads);
+			err = hash_mapped(r, in->fd, &ctx, team, &pos, end);
+			fh_kt_team_free(team);
 			/* A file system that cannot map: read it instead. */
 			if (err > 0 && pos == start)
 				err = 0;

@@ -82,6 +82,9 @@ struct fh_reader {
 	bool no_mmap;
 	struct fh_meter *meter; /* counts the bytes hashed; may be NULL */
 	struct fh_populater *pop; /* may be NULL: windows are faulted in here */
+	/* Threads that may hash the leaves of one large mapped KT128/KT256
+	 * input together (kt_team.h); 0 or 1: this thread alone. */
+	unsigned kt_threads;
 };
 
 /* Installs the SIGBUS handler that turns a fault in a mapped window of a
@@ -118,10 +121,22 @@ ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
 int fh_input_check_end(const struct fh_input *in, uint64_t total);
 
 /* Hashes IN to its end with ALGO on KERNEL into OUT (OUTLEN bytes), then
- * closes it (not standard input) and uncounts it from FDS.  Returns 0, an
- * errno value or FH_ESHRANK; stores the bytes hashed in *SIZE.
- * Thread-safe with one reader per thread. */
+ * closes it (not standard input) and uncounts it from FDS.  KT128/KT256
+ * hash whole leaves on MULTI (NULL: on KERNEL), and on R->kt_threads
+ * threads when the file is large.  Returns 0, an errno value or
+ * FH_ESHRANK; stores the bytes hashed in *SIZE.  Thread-safe with one
+ * reader per thread. */
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  uint8_t *out, size_t outlen, uint64_t *size);
+		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
+		  uint64_t *size);
+/* Runs FN(ARG) with the SIGBUS guard over the mapped window MAP of MAPLEN
+ * bytes: false when FN touched a page of it past the end of a file that
+ * shrank (FN was cut short).  Nothing FN changes should be relied on
+ * after false.  Thread-safe: the guard is the calling thread's. */
+bool fh_input_guarded(const uint8_t *map, size_t maplen, void (*fn)(void *),
+		      void *arg);
+/* fh_update(CTX, P, LEN) under that guard, P..P+LEN lying in MAP. */
+bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
+			     const uint8_t *p, size_t len);
 #endif

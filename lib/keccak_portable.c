@@ -52,19 +52,22 @@ static void keccak_round(uint64_t a[25], uint64_t rc)
 	a[0] ^= rc;
 }
 
-static void fh_keccak_permute_portable(uint64_t state[25])
+/* Keccak-p[1600, ROUNDS] (FIPS 202 §3.3): rounds 24 - ROUNDS .. 23, so 24
+ * is Keccak-f[1600] and 12 is RFC 9861's Keccak-p[1600,12]. */
+static void fh_keccak_permute_portable(uint64_t state[25], unsigned rounds)
 {
-	for (unsigned ir = 0; ir < 24; ir++)
+	for (unsigned ir = 24 - rounds; ir < 24; ir++)
 		keccak_round(state, keccak_rc[ir]);
 }
 
 static void fh_keccak_absorb_portable(uint64_t state[25], const uint8_t *data,
-				      size_t nblocks, size_t rate)
+				      size_t nblocks, size_t rate,
+				      unsigned rounds)
 {
 	for (; nblocks; nblocks--) {
 		for (size_t i = 0; i < rate / 8; i++, data += 8)
 			state[i] ^= fh_load64le(data);
-		fh_keccak_permute_portable(state);
+		fh_keccak_permute_portable(state, rounds);
 	}
 }
 

@@ -57,11 +57,18 @@ typedef void fh_md5_blocks_fn(uint32_t state[4], const uint8_t *data,
 			      size_t nblocks);
 /* Keccak: for each of NBLOCKS blocks of RATE bytes (a multiple of 8, at most
  * FH_MAX_BLOCK), XOR it into the state as little-endian lanes and apply
- * Keccak-f[1600]. */
+ * the permutation of ROUNDS rounds: FH_KECCAK_F_ROUNDS for Keccak-f[1600]
+ * (FIPS 202 §3.3, SHA-3 and SHAKE) or FH_KECCAK_P12_ROUNDS for
+ * Keccak-p[1600,12] (TurboSHAKE and KangarooTwelve, RFC 9861 §2.2), which
+ * is the last 12 of the 24 rounds, round constants RC[12..23].  Every
+ * kernel takes both; no other count is asked of them. */
 typedef void fh_keccak_absorb_fn(uint64_t state[25], const uint8_t *data,
-				 size_t nblocks, size_t rate);
-/* Keccak-f[1600] on STATE (FIPS 202 §3.3, 24 rounds). */
-typedef void fh_keccak_permute_fn(uint64_t state[25]);
+				 size_t nblocks, size_t rate, unsigned rounds);
+/* The permutation of ROUNDS rounds (24 or 12, as above) on STATE. */
+typedef void fh_keccak_permute_fn(uint64_t state[25], unsigned rounds);
+
+#define FH_KECCAK_F_ROUNDS 24
+#define FH_KECCAK_P12_ROUNDS 12
 
 /* Multi-buffer kernels advance LANES independent hashes together, one per
  * SIMD lane: for every lane i < lanes, the same as the single-stream
@@ -72,7 +79,7 @@ typedef void fh_md5_blocks_xn_fn(uint32_t (*states)[4],
 				 const uint8_t *const *data, size_t nblocks);
 typedef void fh_keccak_absorb_xn_fn(uint64_t (*states)[25],
 				    const uint8_t *const *data, size_t nblocks,
-				    size_t rate);
+				    size_t rate, unsigned rounds);
 
 struct fh_kernel {
 	const char *name;       /* "md5-portable", "keccak-avx512"... */
@@ -138,7 +145,10 @@ const struct fh_kernel *fh_kernel_at(size_t i);
 
 /* Starts a hash of ALGO in CTX on KERNEL, which must be of ALGO's family
  * and usable on this CPU (see fh_kernel_usable).  fh_init with a kernel of
- * the caller's choice; internal, as kernels are. */
+ * the caller's choice; internal, as kernels are.  KERNEL is single-stream,
+ * except for KT128/KT256, where a multi-buffer kernel may be given: whole
+ * leaves then run in its lanes and the rest on the best single-stream
+ * kernel, and a single-stream one hashes the leaves one at a time. */
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel);
 

@@ -233,7 +233,8 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 		if (l->algo->family == FH_FAMILY_MD5)
 			k->md5_blocks(l->md5[i], ln->buf + ln->pos, n);
 		else
-			k->keccak_absorb(l->keccak[i], ln->buf + ln->pos, n, block);
+			k->keccak_absorb(l->keccak[i], ln->buf + ln->pos, n, block,
+					  l->algo->rounds);
 		ln->pos += n * block;
 		ln->absorbed += n * block;
 		done += n * block;
@@ -377,7 +378,8 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 	if (md5)
 		kern->md5_blocks_xn(l->md5, data, k);
 	else
-		kern->keccak_absorb_xn(l->keccak, data, k, block);
+		kern->keccak_absorb_xn(l->keccak, data, k, block,
+				       l->algo->rounds);
 	for (unsigned i = 0; i < n; i++) {
 		struct lane *ln = &l->lane[i];
 

@@ -5,8 +5,12 @@
  * Flags: none.  Lanes: 1 state.  Little-endian only (AArch64 Linux).
  *
  *   void fh_keccak_absorb_gpr(uint64_t state[25], const uint8_t *data,
- *                             size_t nblocks, size_t rate);
- *   void fh_keccak_permute_gpr(uint64_t state[25]);
+ *                             size_t nblocks, size_t rate, unsigned rounds);
+ *   void fh_keccak_permute_gpr(uint64_t state[25], unsigned rounds);
+ *
+ * ROUNDS is 24 (Keccak-f[1600]) or 12 (Keccak-p[1600,12], the last 12
+ * rounds): the round loop starts at constant RC[24 - ROUNDS] and ends at
+ * the 0 after RC[23], so any even count works.
  *
  * Executed instructions (qemu-insncount, tests/bench/aarch64-insns.sh):
  * 3,144 per permutation (fh_keccak_permute_gpr), 3,131 per 136-byte block
@@ -72,6 +76,7 @@
 #define F_DATA		112	/* F_DATA and F_RATE are loaded as a pair */
 #define F_RATE		120
 #define F_RC		128
+#define F_RC0		136	/* &RC[24 - rounds], where each block starts */
 
 /* chi on one plane: out[x] = B[x] ^ (~B[x+1] & B[x+2]) in place.  The
  * terms for x = 3 and 4 read B[0] and B[1], so they are formed first. */
@@ -196,6 +201,7 @@
 	.p2align 4
 /* One permutation is one absorbed block of rate 0. */
 fh_keccak_permute_gpr:
+	mov	w4, w1
 	mov	x1, x0
 	mov	x2, #1
 	mov	x3, #0
@@ -216,6 +222,10 @@ fh_keccak_absorb_gpr:
 	stp	x29, x30, [sp, #80]
 	stp	x0, x2, [sp, #F_STATE]
 	stp	x1, x3, [sp, #F_DATA]
+	adrp	x1, keccak_rc_end
+	add	x1, x1, :lo12:keccak_rc_end
+	sub	x1, x1, w4, uxtw #3
+	str	x1, [sp, #F_RC0]
 
 	ldp	A00, A10, [x0, #0]
 	ldp	A20, A30, [x0, #16]
@@ -267,8 +277,7 @@ fh_keccak_absorb_gpr:
 	xor_lane A10, 1
 	xor_lane A00, 0
 .Lxored:
-	adrp	x0, keccak_rc
-	add	x0, x0, :lo12:keccak_rc
+	ldr	x0, [sp, #F_RC0]
 	str	x0, [sp, #F_RC]
 .Lround:
 	keccak_round
@@ -330,6 +339,7 @@ keccak_rc:
 	.quad	0x000000000000800a, 0x800000008000000a
 	.quad	0x8000000080008081, 0x8000000000008080
 	.quad	0x0000000080000001, 0x8000000080008008
+keccak_rc_end:
 	.quad	0
 	.size	keccak_rc, . - keccak_rc
 

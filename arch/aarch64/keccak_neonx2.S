@@ -8,11 +8,16 @@
  *
  *   void fh_keccak_absorb_x2_neon(uint64_t (*states)[25],
  *                                 const uint8_t *const *data,
- *                                 size_t nblocks, size_t rate);
+ *                                 size_t nblocks, size_t rate,
+ *                                 unsigned rounds);
  *       for each lane i < 2, the same as fh_keccak_absorb_gpr(states[i],
- *       data[i], nblocks, rate) (kernel keccak-neonx2).
- *   void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25]);
- *       Keccak-f[1600] on S0 and S1 (tests and instruction counts).
+ *       data[i], nblocks, rate, rounds) (kernel keccak-neonx2).
+ *   void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25],
+ *                                  unsigned rounds);
+ *       the permutation on S0 and S1 (tests and instruction counts).
+ *
+ * ROUNDS is 24 (Keccak-f[1600]) or 12 (Keccak-p[1600,12], the last 12
+ * rounds): the rounds start at constant RC[24 - ROUNDS], two at a time.
  *
  * Executed instructions (qemu-insncount, tests/bench/aarch64-insns.sh):
  * 3,972 per call of the two-state permutation, 1,986 per state; 3,922 per
@@ -182,6 +187,7 @@
 	.p2align 4
 /* One permutation is one absorbed block of rate 0 (no input is read). */
 fh_keccak_permute_x2_neon:
+	mov	w12, w2
 	mov	x13, #1
 	mov	x14, #0
 	b	.Lstart
@@ -189,12 +195,14 @@ fh_keccak_permute_x2_neon:
 
 /* Registers: x0, x1 the two states (x2, x3 while loading), x4 the branch
  * target, x5 round constants, x6 their pointer, w7 loop counter, x8, x9
- * the input pointers, x10 -8, x11 2 * rate, x13 blocks left, x14 rate. */
+ * the input pointers, x10 -8, x11 2 * rate, w12 rounds, x13 blocks left,
+ * x14 rate. */
 	.globl	fh_keccak_absorb_x2_neon
 	.type	fh_keccak_absorb_x2_neon, %function
 	.p2align 4
 fh_keccak_absorb_x2_neon:
 	cbz	x2, 9f
+	mov	w12, w4
 	ldp	x8, x9, [x1]
 	mov	x13, x2
 	mov	x14, x3
@@ -214,8 +222,9 @@ fh_keccak_absorb_x2_neon:
 	load_pair 20, 21, 22, 23
 	ld1	{v24.d}[0], [x2]
 	ld1	{v24.d}[1], [x3]
-	adrp	x5, keccak_rc_x2
-	add	x5, x5, :lo12:keccak_rc_x2
+	adrp	x5, keccak_rc_x2_end
+	add	x5, x5, :lo12:keccak_rc_x2_end
+	sub	x5, x5, x12, lsl #3	/* &RC[24 - rounds] */
 	/* Enter the run below at lane rate/8 - 1, 12 bytes of code a lane;
 	 * the pointers start at that lane and end one lane before the block,
 	 * so the next block's last lane is 2 * rate further on. */
@@ -259,7 +268,7 @@ fh_keccak_absorb_x2_neon:
 	add	x8, x8, x11
 	add	x9, x9, x11
 	mov	x6, x5
-	mov	w7, #12
+	lsr	w7, w12, #1
 1:
 	keccak_round
 	keccak_round
@@ -300,6 +309,7 @@ keccak_rc_x2:
 	.quad	0x000000000000800a, 0x800000008000000a
 	.quad	0x8000000080008081, 0x8000000000008080
 	.quad	0x0000000080000001, 0x8000000080008008
+keccak_rc_x2_end:
 	.size	keccak_rc_x2, . - keccak_rc_x2
 
 	.section .note.GNU-stack, "", %progbits

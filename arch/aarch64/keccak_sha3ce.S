@@ -5,17 +5,23 @@
  * (and .arch below).  Little-endian only (AArch64 Linux).
  *
  *   void fh_keccak_absorb_sha3ce(uint64_t state[25], const uint8_t *data,
- *                                size_t nblocks, size_t rate);
- *   void fh_keccak_permute_sha3ce(uint64_t state[25]);
+ *                                size_t nblocks, size_t rate,
+ *                                unsigned rounds);
+ *   void fh_keccak_permute_sha3ce(uint64_t state[25], unsigned rounds);
  *       one state, lane i in the low half of v<i> (keccak-sha3ce).
  *   void fh_keccak_absorb_x2_sha3ce(uint64_t (*states)[25],
  *                                   const uint8_t *const *data,
- *                                   size_t nblocks, size_t rate);
+ *                                   size_t nblocks, size_t rate,
+ *                                   unsigned rounds);
  *       two sponges at once (keccak-sha3cex2, lanes = 2): lane i of
  *       states[0] and states[1] in the two halves of v<i>, so the rounds
  *       are the same instructions as for one state.
- *   void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25]);
+ *   void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25],
+ *                                    unsigned rounds);
  *       the two-state permutation alone (tests, instruction counts).
+ *
+ * ROUNDS is 24 (Keccak-f[1600]) or 12 (Keccak-p[1600,12], the last 12
+ * rounds): the rounds start at constant RC[24 - ROUNDS].
  *
  * Executed instructions (qemu-insncount, tests/bench/aarch64-insns.sh):
  * 1,695 per permutation and 1,696 per 136-byte block absorbed (one state);
@@ -62,10 +68,10 @@
 	bcax	v\b4\().16b, v\b4\().16b, v\b1\().16b, v\b0\().16b
 .endm
 
-/* 24 rounds on v0-v24 (FIPS 202 §3.3); X6 points at keccak_rc, W7 is
- * clobbered. */
+/* W12 rounds on v0-v24 (FIPS 202 §3.3); X6 points at the first round's
+ * constant, RC[24 - W12]; W7 is clobbered. */
 .macro keccak_f1600
-	mov	w7, #24
+	mov	w7, w12
 1:
 	/* theta: C[x] in v25-v29 ... */
 	eor3	v25.16b, v0.16b, v5.16b, v10.16b
@@ -137,6 +143,13 @@
 	eor	v\i\().8b, v\i\().8b, v25.8b
 .endm
 
+/* REG = &RC[24 - W12], where W12 rounds start. */
+.macro rc_start reg
+	adrp	\reg, keccak_rc_end
+	add	\reg, \reg, :lo12:keccak_rc_end
+	sub	\reg, \reg, x12, lsl #3
+.endm
+
 .macro save_d8_d15
 	stp	d8, d9, [sp, #-64]!
 	stp	d10, d11, [sp, #16]
@@ -157,6 +170,7 @@
 	.p2align 4
 /* One permutation is one absorbed block of rate 0. */
 fh_keccak_permute_sha3ce:
+	mov	w4, w1
 	mov	x1, x0
 	mov	x2, #1
 	mov	x3, #0
@@ -170,6 +184,7 @@ fh_keccak_absorb_sha3ce:
 .Labsorb:
 	cbz	x2, 9f
 	save_d8_d15
+	mov	w12, w4
 	mov	x4, x0
 	ld1	{v0.1d, v1.1d, v2.1d, v3.1d}, [x4], #32
 	ld1	{v4.1d, v5.1d, v6.1d, v7.1d}, [x4], #32
@@ -178,8 +193,7 @@ fh_keccak_absorb_sha3ce:
 	ld1	{v16.1d, v17.1d, v18.1d, v19.1d}, [x4], #32
 	ld1	{v20.1d, v21.1d, v22.1d, v23.1d}, [x4], #32
 	ldr	d24, [x4]
-	adrp	x5, keccak_rc
-	add	x5, x5, :lo12:keccak_rc
+	rc_start x5
 	adr	x4, 2f
 	sub	x4, x4, x3
 .Lblock:
@@ -256,6 +270,7 @@ fh_keccak_absorb_sha3ce:
 	.type	fh_keccak_permute_x2_sha3ce, %function
 	.p2align 4
 fh_keccak_permute_x2_sha3ce:
+	mov	w12, w2
 	save_d8_d15
 	mov	x2, x0
 	mov	x3, x1
@@ -267,8 +282,7 @@ fh_keccak_permute_x2_sha3ce:
 	load_x2	20, 21, 22, 23
 	ld1	{v24.d}[0], [x2]
 	ld1	{v24.d}[1], [x3]
-	adrp	x6, keccak_rc
-	add	x6, x6, :lo12:keccak_rc
+	rc_start x6
 	keccak_f1600
 	store_x2 0, 1, 2, 3
 	store_x2 4, 5, 6, 7
@@ -296,12 +310,14 @@ fh_keccak_permute_x2_sha3ce:
  * (any multiple of 8 up to 200).  The round code is the one-state kernel's.
  * Registers: x0, x1 the two states (x2, x3 while loading), x4 the branch
  * target, x5 round constants, x6 their pointer, w7 round counter, x8, x9
- * the input pointers, x10 -8, x11 2 * rate, x13 blocks left, x14 rate. */
+ * the input pointers, x10 -8, x11 2 * rate, w12 rounds, x13 blocks left,
+ * x14 rate. */
 	.globl	fh_keccak_absorb_x2_sha3ce
 	.type	fh_keccak_absorb_x2_sha3ce, %function
 	.p2align 4
 fh_keccak_absorb_x2_sha3ce:
 	cbz	x2, 9f
+	mov	w12, w4
 	save_d8_d15
 	ldp	x8, x9, [x1]
 	mov	x13, x2
@@ -317,8 +333,7 @@ fh_keccak_absorb_x2_sha3ce:
 	load_x2	20, 21, 22, 23
 	ld1	{v24.d}[0], [x2]
 	ld1	{v24.d}[1], [x3]
-	adrp	x5, keccak_rc
-	add	x5, x5, :lo12:keccak_rc
+	rc_start x5
 	/* Enter the run below at lane rate/8 - 1, 12 bytes of code a lane;
 	 * the pointers start at that lane and end one lane before the block,
 	 * so the next block's last lane is 2 * rate further on. */
@@ -395,6 +410,7 @@ keccak_rc:
 	.quad	0x000000000000800a, 0x800000008000000a
 	.quad	0x8000000080008081, 0x8000000000008080
 	.quad	0x0000000080000001, 0x8000000080008008
+keccak_rc_end:
 	.size	keccak_rc, . - keccak_rc
 
 	.section .note.GNU-stack, "", %progbits

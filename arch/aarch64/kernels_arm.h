@@ -45,7 +45,9 @@ fh_keccak_absorb_xn_fn fh_keccak_absorb_x2_neon;
  * tests/unit/test_keccak_x2.c and the instruction counts.  The _sha3ce one
  * (keccak_sha3ce.S) needs FH_CPU_ARM_SHA3, the _neon one (keccak_neonx2.S)
  * FH_CPU_ARM_ASIMD. */
-void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25]);
-void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25]);
+void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25],
+				 unsigned rounds);
+void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25],
+			       unsigned rounds);
 
 #endif

@@ -251,9 +251,10 @@ keccak_round_mem(const V *a, V *e, V c[5], unsigned i)
 	FH_IN_MEMORY(a, e);
 }
 
-static void fh_keccak_absorb_avx2x4(uint64_t (*states)[25],
-				    const uint8_t *const *data,
-				    size_t nblocks, size_t rate)
+/* The absorb loop, inlined into the entry point once per round count. */
+static inline __attribute__((always_inline)) void
+absorb_x4(uint64_t (*states)[25], const uint8_t *const *data, size_t nblocks,
+	  size_t rate, unsigned rounds)
 {
 	uint8_t *sp[FH_XN];
 	V s[25], t[25], c[5];
@@ -275,12 +276,23 @@ static void fh_keccak_absorb_avx2x4(uint64_t (*states)[25],
 			c[x] = FH_XOR5(s[x], s[x + 5], s[x + 10], s[x + 15],
 				       s[x + 20]);
 		FH_IN_MEMORY(s, t);
-		for (unsigned i = 0; i < 24; i += 2) {
+		for (unsigned i = 24 - rounds; i < 24; i += 2) {
 			keccak_round_mem(s, t, c, i);
 			keccak_round_mem(t, s, c, i + 1);
 		}
 	}
 	store_lanes(sp, s, 25);
+}
+
+static void fh_keccak_absorb_avx2x4(uint64_t (*states)[25],
+				    const uint8_t *const *data,
+				    size_t nblocks, size_t rate, unsigned rounds)
+{
+	/* One copy of the loop per round count (kernels_x86.h says why). */
+	if (rounds == FH_KECCAK_P12_ROUNDS)
+		absorb_x4(states, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
+	else
+		absorb_x4(states, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
 }
 
 const struct fh_kernel fh_keccak_avx2x4 = {

@@ -87,7 +87,8 @@ static inline void lane_store(uint64_t *p, __m128i v)
 
 /* The absorb loop; with DATA == NULL, one permutation and no input. */
 static inline __attribute__((always_inline)) void
-keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
+keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate,
+	   unsigned rounds)
 {
 	__m128i FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
 
@@ -104,7 +105,7 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 			data += rate;
 		}
 		/* Planes in the order measured fastest (top of file). */
-		for (unsigned i = 0; i < 24; i += 2) {
+		for (unsigned i = 24 - rounds; i < 24; i += 2) {
 			FH_KECCAK_ROUND_ORDERED(a, e, i, 2, 4, 1, 0, 3);
 			FH_KECCAK_ROUND_ORDERED(e, a, i + 1, 2, 4, 1, 0, 3);
 		}
@@ -116,14 +117,21 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 }
 
 static void fh_keccak_absorb_avx512(uint64_t state[25], const uint8_t *data,
-				  size_t nblocks, size_t rate)
+				  size_t nblocks, size_t rate, unsigned rounds)
 {
-	keccak_run(state, data, nblocks, rate);
+	/* One copy of the loop per round count (kernels_x86.h says why). */
+	if (rounds == FH_KECCAK_P12_ROUNDS)
+		keccak_run(state, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
+	else
+		keccak_run(state, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
 }
 
-static void fh_keccak_permute_avx512(uint64_t state[25])
+static void fh_keccak_permute_avx512(uint64_t state[25], unsigned rounds)
 {
-	keccak_run(state, NULL, 1, 0);
+	if (rounds == FH_KECCAK_P12_ROUNDS)
+		keccak_run(state, NULL, 1, 0, FH_KECCAK_P12_ROUNDS);
+	else
+		keccak_run(state, NULL, 1, 0, FH_KECCAK_F_ROUNDS);
 }
 
 const struct fh_kernel fh_keccak_avx512 = {

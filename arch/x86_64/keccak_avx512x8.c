@@ -115,9 +115,10 @@ static inline void store_lanes(uint8_t *const *p, const fh_zmm *v, size_t n)
 	}
 }
 
-static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
-				      const uint8_t *const *data,
-				      size_t nblocks, size_t rate)
+/* The absorb loop, inlined into the entry point once per round count. */
+static inline __attribute__((always_inline)) void
+absorb_x8(uint64_t (*states)[25], const uint8_t *const *data, size_t nblocks,
+	  size_t rate, unsigned rounds)
 {
 	uint8_t *sp[FH_XN];
 	fh_zmm s[25];
@@ -142,7 +143,7 @@ static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
 #define FH_IN(v, i) v = FH_XOR(v, in[i])
 		FH_KECCAK_EACH_RATE_LANE(rate / 8, FH_IN)
 #undef FH_IN
-		for (unsigned i = 0; i < 24; i += 2) {
+		for (unsigned i = 24 - rounds; i < 24; i += 2) {
 			FH_KECCAK_ROUND(a, e, i);
 			FH_KECCAK_ROUND(e, a, i + 1);
 		}
@@ -152,6 +153,17 @@ static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
 	FH_KECCAK_EACH_LANE(FH_STORE)
 #undef FH_STORE
 	store_lanes(sp, s, 25);
+}
+
+static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
+				      const uint8_t *const *data,
+				      size_t nblocks, size_t rate, unsigned rounds)
+{
+	/* One copy of the loop per round count (kernels_x86.h says why). */
+	if (rounds == FH_KECCAK_P12_ROUNDS)
+		absorb_x8(states, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
+	else
+		absorb_x8(states, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
 }
 
 const struct fh_kernel fh_keccak_avx512x8 = {

@@ -88,7 +88,8 @@ static inline uint64_t lane_at(const uint8_t *p, unsigned i)
 /* The absorb loop; with DATA == NULL, one permutation and no input.
  * Inlined into both entry points so each gets its own constant DATA test. */
 static inline __attribute__((always_inline)) void
-keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
+keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate,
+	   unsigned rounds)
 {
 	uint64_t FH_KECCAK_LANES(a), FH_KECCAK_LANES(e);
 
@@ -105,7 +106,7 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 			data += rate;
 		}
 		/* Planes in the order measured fastest (top of file). */
-		for (unsigned i = 0; i < 24; i += 2) {
+		for (unsigned i = 24 - rounds; i < 24; i += 2) {
 			FH_KECCAK_ROUND_ORDERED(a, e, i, 3, 2, 4, 0, 1);
 			FH_KECCAK_ROUND_ORDERED(e, a, i + 1, 3, 2, 4, 0, 1);
 		}
@@ -117,14 +118,21 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate)
 }
 
 static void fh_keccak_absorb_bmi2(uint64_t state[25], const uint8_t *data,
-				  size_t nblocks, size_t rate)
+				  size_t nblocks, size_t rate, unsigned rounds)
 {
-	keccak_run(state, data, nblocks, rate);
+	/* One copy of the loop per round count (kernels_x86.h says why). */
+	if (rounds == FH_KECCAK_P12_ROUNDS)
+		keccak_run(state, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
+	else
+		keccak_run(state, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
 }
 
-static void fh_keccak_permute_bmi2(uint64_t state[25])
+static void fh_keccak_permute_bmi2(uint64_t state[25], unsigned rounds)
 {
-	keccak_run(state, NULL, 1, 0);
+	if (rounds == FH_KECCAK_P12_ROUNDS)
+		keccak_run(state, NULL, 1, 0, FH_KECCAK_P12_ROUNDS);
+	else
+		keccak_run(state, NULL, 1, 0, FH_KECCAK_F_ROUNDS);
 }
 
 const struct fh_kernel fh_keccak_bmi2 = {

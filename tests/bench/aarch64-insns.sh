@@ -90,11 +90,11 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < FH_MAX_LANES; i++)
 		lanes[i] = buf + i * count * 136;
 	if (!strcmp(argv[1], "x2")) {
-		void (*x2)(uint64_t *, uint64_t *) =
+		void (*x2)(uint64_t *, uint64_t *, unsigned) =
 			!strcmp(argv[2], "neon") ? fh_keccak_permute_x2_neon
 						 : fh_keccak_permute_x2_sha3ce;
 		for (size_t i = 0; i < count; i++)
-			x2(s0, s1);
+			x2(s0, s1, 24);
 	} else if (!k) {
 		return 2;
 	} else if (!strcmp(argv[1], "md5")) {
@@ -102,12 +102,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "md5xn")) {
 		k->md5_blocks_xn(md5, lanes, count);
 	} else if (!strcmp(argv[1], "absorbxn")) {
-		k->keccak_absorb_xn(sn, lanes, count, 136);
+		k->keccak_absorb_xn(sn, lanes, count, 136, 24);
 	} else if (!strcmp(argv[1], "absorb")) {
-		k->keccak_absorb(s0, buf, count, 136);
+		k->keccak_absorb(s0, buf, count, 136, 24);
 	} else if (!strcmp(argv[1], "permute")) {
 		for (size_t i = 0; i < count; i++)
-			k->keccak_permute(s0);
+			k->keccak_permute(s0, 24);
 	} else {
 		return 2;
 	}

@@ -19,35 +19,6 @@ setup() {
 	make_pattern_files
 }
 
-# want_lines ALGO FORMAT: want.out for every pattern file, FORMAT one of
-# plain, binary, tag, zero.
-want_lines() {
-	local algo=$1 fmt=$2 n h tag
-	tag=$(tag_of "$algo")
-	: >want.out
-	for n in $LENS; do
-		h=$(vec "$algo" "$n") || return 1
-		case $fmt in
-		plain) printf '%s  p%s\n' "$h" "$n" ;;
-		binary) printf '%s *p%s\n' "$h" "$n" ;;
-		tag) printf '%s (p%s) = %s\n' "$tag" "$n" "$h" ;;
-		zero) printf '%s  p%s\0' "$h" "$n" ;;
-		esac >>want.out
-	done
-	echo 0 >want.rc
-	: >want.err
-}
-pfiles() { local n; for n in $LENS; do printf 'p%s\n' "$n"; done; }
-
-gen_ok() { # ALGO FORMAT FHSUM-ARGS...
-	local algo=$1 fmt=$2 files
-	shift 2
-	want_lines "$algo" "$fmt" || return 1
-	mapfile -t files < <(pfiles)
-	capture got fhsum "$@" "${files[@]}"
-	compare_runs "fhsum $*" want got
-}
-
 @test "sha3-224: 'HEX  NAME' lines match the vectors across block boundaries" {
 	gen_ok sha3-224 plain -a sha3-224
 }
@@ -210,23 +181,7 @@ Try 'PROG --help' for more information." || bad=1
 }
 
 @test "shake128/shake256 -l gives the .xof vectors (8, 256, 512, 1344, 4096 bits)" {
-	local algo m b h bad=0
-	for algo in shake128 shake256; do
-		for m in 0 1 3 167 168 169 200 1000; do
-			pattern "$m" >"m$m"
-		done
-		for b in 8 256 512 1344 4096; do
-			: >want.out
-			for m in 0 1 3 167 168 169 200 1000; do
-				h=$(xof "$algo" "$m" "$b") || return 1
-				printf '%s  m%s\n' "$h" "$m" >>want.out
-			done
-			echo 0 >want.rc; : >want.err
-			capture got fhsum -a "$algo" -l "$b" m0 m1 m3 m167 m168 m169 m200 m1000
-			compare_runs "fhsum -a $algo -l $b" want got || bad=1
-		done
-	done
-	return $bad
+	gen_xof_lengths shake128 shake256
 }
 
 @test "shake --tag with -l: 'SHAKE256 (NAME) = HEX' of the asked length" {

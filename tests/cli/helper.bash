@@ -203,6 +203,35 @@ vec() {
 	printf '%s\n' "$h"
 }
 
+# tree ALGO MSGLEN: expected hex from tests/vectors/ALGO.tree (KT's
+# chunk-count edges).
+tree() {
+	local f=$FHSUM_VECTORS/$1.tree h
+	[ -r "$f" ] || fail "vector file missing: $f" || return 1
+	h=$(awk -v n="$2" '$1 == n && !/^#/ { print $3; exit }' "$f")
+	[ -n "$h" ] || fail "no tree vector for $1 length $2 in $f" || return 1
+	printf '%s\n' "$h"
+}
+
+# tree_lens ALGO: the message lengths of tests/vectors/ALGO.tree.
+tree_lens() {
+	awk '!/^#/ { print $1 }' "$FHSUM_VECTORS/$1.tree"
+}
+
+# big_pattern N > FILE: pattern for any N (doubling a whole number of
+# 251-byte periods until it is long enough).
+big_pattern() {
+	local f=$BATS_FILE_TMPDIR/bigpattern
+	if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -lt "$1" ]; then
+		pattern 1255 >"$f.$$"
+		while [ "$(stat -c %s "$f.$$")" -lt "$1" ]; do
+			cat "$f.$$" "$f.$$" >"$f.$$.2" && mv "$f.$$.2" "$f.$$"
+		done
+		mv "$f.$$" "$f"
+	fi
+	head -c "$1" "$f"
+}
+
 # xof ALGO MSGLEN OUTBITS: expected hex from tests/vectors/ALGO.xof.
 xof() {
 	local f=$FHSUM_VECTORS/$1.xof h
@@ -212,10 +241,84 @@ xof() {
 	printf '%s\n' "$h"
 }
 
+# Generation tables (gen_*.bats): the suite sets LENS and makes a pattern
+# file pN for each N in it.
+# want_lines ALGO FORMAT: want.out for every pattern file, FORMAT one of
+# plain, binary, tag, zero.
+want_lines() {
+	local algo=$1 fmt=$2 n h tag
+	tag=$(tag_of "$algo")
+	: >want.out
+	for n in $LENS; do
+		h=$(vec "$algo" "$n") || return 1
+		case $fmt in
+		plain) printf '%s  p%s\n' "$h" "$n" ;;
+		binary) printf '%s *p%s\n' "$h" "$n" ;;
+		tag) printf '%s (p%s) = %s\n' "$tag" "$n" "$h" ;;
+		zero) printf '%s  p%s\0' "$h" "$n" ;;
+		esac >>want.out
+	done
+	echo 0 >want.rc
+	: >want.err
+}
+pfiles() { local n; for n in $LENS; do printf 'p%s\n' "$n"; done; }
+
+gen_ok() { # ALGO FORMAT FHSUM-ARGS...
+	local algo=$1 fmt=$2 files
+	shift 2
+	want_lines "$algo" "$fmt" || return 1
+	mapfile -t files < <(pfiles)
+	capture got fhsum "$@" "${files[@]}"
+	compare_runs "fhsum $*" want got
+}
+
+# gen_xof_lengths ALGO...: for each XOF, fhsum -a ALGO -l BITS prints the
+# .xof vectors of every message length at every output length.
+gen_xof_lengths() {
+	local algo m b h bad=0
+	for m in 0 1 3 167 168 169 200 1000; do pattern "$m" >"m$m"; done
+	for algo in "$@"; do
+		for b in 8 256 512 1344 4096; do
+			: >want.out
+			for m in 0 1 3 167 168 169 200 1000; do
+				h=$(xof "$algo" "$m" "$b") || return 1
+				printf '%s  m%s\n' "$h" "$m" >>want.out
+			done
+			echo 0 >want.rc; : >want.err
+			capture got fhsum -a "$algo" -l "$b" m0 m1 m3 m167 m168 m169 m200 m1000
+			compare_runs "fhsum -a $algo -l $b" want got || bad=1
+		done
+	done
+	return $bad
+}
+
+# check_xof_lengths ALGO...: for each XOF, one untagged list holding its
+# .xof vectors at several output lengths checks OK under -a ALGO (each
+# line's hex length is its output length).
+check_xof_lengths() {
+	local algo m b bad=0
+	for m in 0 1 167 168 169 1000; do pattern "$m" >"m$m"; done
+	for algo in "$@"; do
+		: >list
+		: >want.out
+		for b in 8 256 512 1344 4096; do
+			for m in 0 1 167 168 169 1000; do
+				printf '%s  m%s\n' "$(xof "$algo" "$m" "$b")" "$m" >>list
+				printf 'm%s: OK\n' "$m" >>want.out
+			done
+		done
+		capture got fhsum -a "$algo" -c list
+		echo 0 >want.rc; : >want.err
+		compare_runs "fhsum -a $algo -c (several lengths)" want got || bad=1
+	done
+	return $bad
+}
+
 # BSD tag of an algorithm name as -a spells it.
 tag_of() {
 	case $1 in
 	md5) echo MD5 ;; sha3-*) echo "SHA3-${1#sha3-}" ;; shake*) echo "SHAKE${1#shake}" ;;
+	turboshake*) echo "TurboSHAKE${1#turboshake}" ;; kt*) echo "KT${1#kt}" ;;
 	*) return 1 ;;
 	esac
 }
@@ -449,6 +552,7 @@ check_case_md5_oracle() {
 #   sha3-256: -a sha3-256 (all), no -a (some), -a sha3 (some)
 #   sha3-224, sha3-384, sha3-512: -a sha3-N (some), no -a (some)
 #   shake128: -a shake128 (all); shake256: -a shake256 (some)
+#   turboshake128, turboshake256, kt256: -a NAME (some); kt128 -a kt128 (all)
 # FHSUM_QUICK=1: variants '' and -w only, and SHA3_MODES_QUICK.
 SHA3_MODES=(
 	"sha3-256|-a sha3-256|SHA3-256|all"
@@ -462,6 +566,10 @@ SHA3_MODES=(
 	"sha3-512||-|some"
 	"shake128|-a shake128|SHAKE128|all"
 	"shake256|-a shake256|SHAKE256|some"
+	"turboshake128|-a turboshake128|TurboSHAKE128|some"
+	"turboshake256|-a turboshake256|TurboSHAKE256|some"
+	"kt128|-a kt128|KT128|all"
+	"kt256|-a kt256|KT256|some"
 )
 SHA3_MODES_QUICK=(
 	"sha3-256|-a sha3-256|SHA3-256|all"
@@ -470,6 +578,7 @@ SHA3_MODES_QUICK=(
 	"sha3-512|-a sha3-512|SHA3-512|some"
 	"shake128|-a shake128|SHAKE128|all"
 	"shake256|-a shake256|SHAKE256|some"
+	"kt128|-a kt128|KT128|some"
 )
 check_case_sha3() {
 	local c=$1 v bad=0 i algo mode msg opts sweep e g P

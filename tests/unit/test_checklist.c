@@ -817,7 +817,10 @@ static size_t random_name(char *name, size_t max)
 static void test_round_trip(void)
 {
 	static const int flag_sets[] = { 0, FH_FMT_BINARY, FH_FMT_TAG };
-	static const char *hexes[] = { H32, H56, H64, H96, H128, "0a", H96 };
+	static const char *hexes[FH_ALGO_COUNT] = {
+		H32, H56, H64, H96, H128, "0a", H96,    /* md5 .. shake256 */
+		H64, "0b", H128, H32,   /* turboshake128/256, kt128/256 */
+	};
 	char name[64], line[512];
 	unsigned bad = 0;
 
@@ -838,7 +841,7 @@ static void test_round_trip(void)
 				enum fh_line_kind k;
 				bool ok;
 
-				/* Without -a SHAKE needs its tag. */
+				/* Without -a an XOF needs its tag. */
 				fh_list_parser_init(&p, a->xof ? a : NULL,
 						    false, a->xof ? hexlen / 2 : 0);
 				/* A GNU-form latch must not change the

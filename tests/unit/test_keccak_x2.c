@@ -45,12 +45,13 @@ static void check(const char *what, const char *detail, const uint64_t want[25],
 	}
 }
 
-typedef void permute_x2_fn(uint64_t s0[25], uint64_t s1[25]);
+typedef void permute_x2_fn(uint64_t s0[25], uint64_t s1[25], unsigned rounds);
 
 /* Permutes (A, B) with X2 and copies of them with the portable kernel,
- * REPS times in a row, comparing after each. */
+ * REPS times in a row, comparing after each: alternately 24 rounds and the
+ * 12 of Keccak-p[1600,12], starting with 24 - 12 * FIRST12. */
 static void pair(const char *what, permute_x2_fn *x2, const uint64_t a[25],
-		 const uint64_t b[25], int reps)
+		 const uint64_t b[25], int reps, int first12)
 {
 	uint64_t wa[25], wb[25], ga[25], gb[25];
 	char detail[64];
@@ -60,12 +61,17 @@ static void pair(const char *what, permute_x2_fn *x2, const uint64_t a[25],
 	memcpy(ga, a, sizeof ga);
 	memcpy(gb, b, sizeof gb);
 	for (int r = 0; r < reps; r++) {
-		fh_keccak_portable.keccak_permute(wa);
-		fh_keccak_portable.keccak_permute(wb);
-		x2(ga, gb);
-		snprintf(detail, sizeof detail, "state 0, round %d", r);
+		unsigned nr = (r + first12) % 2 ? FH_KECCAK_P12_ROUNDS
+						: FH_KECCAK_F_ROUNDS;
+
+		fh_keccak_portable.keccak_permute(wa, nr);
+		fh_keccak_portable.keccak_permute(wb, nr);
+		x2(ga, gb, nr);
+		snprintf(detail, sizeof detail, "state 0, call %d, %u rounds",
+			 r, nr);
 		check(what, detail, wa, ga);
-		snprintf(detail, sizeof detail, "state 1, round %d", r);
+		snprintf(detail, sizeof detail, "state 1, call %d, %u rounds",
+			 r, nr);
 		check(what, detail, wb, gb);
 	}
 }
@@ -75,24 +81,25 @@ static void test_permute(const char *what, permute_x2_fn *x2,
 {
 	uint64_t a[25] = { 0 }, b[25] = { 0 };
 
-	pair(what, x2, a, b, 4);
+	pair(what, x2, a, b, 4, 0);
+	pair(what, x2, a, b, 4, 1);
 	for (int i = 0; i < 64; i++) {
 		for (int j = 0; j < 25; j++) {
 			a[j] = tu_rand(rng);
 			b[j] = tu_rand(rng);
 		}
-		pair(what, x2, a, b, 3);
+		pair(what, x2, a, b, 3, i % 2);
 	}
 	/* One state zero, the other not: each half must ignore the other. */
 	memset(b, 0, sizeof b);
-	pair(what, x2, a, b, 2);
-	pair(what, x2, b, a, 2);
+	pair(what, x2, a, b, 2, 0);
+	pair(what, x2, b, a, 2, 1);
 
 	uint64_t want[25], got[25];
 	memcpy(want, a, sizeof want);
 	memcpy(got, a, sizeof got);
-	fh_keccak_portable.keccak_permute(want);
-	x2(got, got);
+	fh_keccak_portable.keccak_permute(want, FH_KECCAK_F_ROUNDS);
+	x2(got, got, FH_KECCAK_F_ROUNDS);
 	check(what, "one array passed twice", want, got);
 }
 
@@ -134,26 +141,29 @@ static void test_absorb(const char *what, fh_keccak_absorb_xn_fn *xn,
 				lane_end[1] - len - 1 - 2 * (rate % 16),
 			};
 			uint64_t want[2][25], got[2][25];
+			unsigned nr = (rate / 8 + nblocks) % 2
+					      ? FH_KECCAK_P12_ROUNDS
+					      : FH_KECCAK_F_ROUNDS;
 
 			for (int l = 0; l < 2; l++) {
 				tu_rand_bytes(rng, (uint8_t *)data[l], len);
 				for (int j = 0; j < 25; j++)
 					want[l][j] = got[l][j] = tu_rand(rng);
 			}
-			xn(got, data, nblocks, rate);
+			xn(got, data, nblocks, rate, nr);
 			for (int l = 0; l < 2; l++) {
 				for (size_t b = 0; b < nblocks; b++) {
 					if (rate)
 						fh_keccak_portable.keccak_absorb(
 							want[l], data[l] + b * rate, 1,
-							rate);
+							rate, nr);
 					else
 						fh_keccak_portable.keccak_permute(
-							want[l]);
+							want[l], nr);
 				}
 				snprintf(detail, sizeof detail,
-					 "absorb lane %d, rate %zu, %zu block(s)",
-					 l, rate, nblocks);
+					 "absorb lane %d, rate %zu, %zu block(s), "
+					 "%u rounds", l, rate, nblocks, nr);
 				check(what, detail, want[l], got[l]);
 			}
 		}

@@ -112,11 +112,19 @@ static void random_state(struct tu_rng *rng, uint64_t a[25], uint64_t b[25])
 		a[i] = b[i] = tu_rand(rng);
 }
 
-static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
-		       struct tu_rng *rng)
+/* The round counts every Keccak kernel takes (kernel.h): Keccak-f[1600]
+ * and the last 12 rounds, Keccak-p[1600,12] of RFC 9861. */
+static const unsigned keccak_rounds[] = { FH_KECCAK_F_ROUNDS,
+					  FH_KECCAK_P12_ROUNDS };
+#define N_ROUNDS (sizeof keccak_rounds / sizeof *keccak_rounds)
+
+static void raw_keccak_rounds(const struct fh_kernel *k,
+			      const struct fh_kernel *p, struct tu_rng *rng,
+			      unsigned nr)
 {
 	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 12, 16, 25 };
 	uint64_t want[25], got[25];
+	char what[64];
 
 	/* The all-zero state first: FIPS 202's intermediate values start
 	 * there, so a failure here is easy to trace by hand. */
@@ -128,9 +136,11 @@ static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
 		/* Several applications in a row catch a kernel that only
 		 * gets the first right (stale registers, round constants). */
 		for (int rep = 0; rep < 3; rep++) {
-			p->keccak_permute(want);
-			k->keccak_permute(got);
-			same("keccak_permute", 200, want, got, sizeof want);
+			p->keccak_permute(want, nr);
+			k->keccak_permute(got, nr);
+			snprintf(what, sizeof what, "keccak_permute rounds=%u",
+				 nr);
+			same(what, 200, want, got, sizeof want);
 		}
 	}
 
@@ -142,16 +152,22 @@ static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
 				size_t nb = counts[c];
 				random_state(rng, want, got);
 				memcpy(work + off, src, nb * rate);
-				p->keccak_absorb(want, src, nb, rate);
-				k->keccak_absorb(got, work + off, nb, rate);
-				char what[64];
+				p->keccak_absorb(want, src, nb, rate, nr);
+				k->keccak_absorb(got, work + off, nb, rate, nr);
 				snprintf(what, sizeof what,
-					 "keccak_absorb rate=%zu off=%zu", rate,
-					 off);
+					 "keccak_absorb rate=%zu off=%zu "
+					 "rounds=%u", rate, off, nr);
 				same(what, nb * rate, want, got, sizeof want);
 			}
 		}
 	}
+}
+
+static void raw_keccak(const struct fh_kernel *k, const struct fh_kernel *p,
+		       struct tu_rng *rng)
+{
+	for (size_t r = 0; r < N_ROUNDS; r++)
+		raw_keccak_rounds(k, p, rng, keccak_rounds[r]);
 }
 
 /* ---- guard page --------------------------------------------------------- */
@@ -245,11 +261,12 @@ static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 		for (size_t nb = 1; nb <= 4; nb++) {
 			uint64_t want[25] = { 0 }, got[25] = { 0 };
 			const uint8_t *d = at_guard(nb * rate);
-			p->keccak_absorb(want, src, nb, rate);
+			unsigned nr = keccak_rounds[nb % N_ROUNDS];
+			p->keccak_absorb(want, src, nb, rate, nr);
 			snprintf(guard_what, sizeof guard_what,
-				 "kernel %s keccak_absorb rate=%zu nblocks=%zu",
-				 kname, rate, nb);
-			k->keccak_absorb(got, d, nb, rate);
+				 "kernel %s keccak_absorb rate=%zu nblocks=%zu "
+				 "rounds=%u", kname, rate, nb, nr);
+			k->keccak_absorb(got, d, nb, rate, nr);
 			guard_what[0] = '\0';
 			same("keccak_absorb at guard page", nb * rate, want,
 			     got, sizeof want);
@@ -468,7 +485,8 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 
 	for (size_t r = 0; r < sizeof rates / sizeof *rates; r++) {
 		size_t rate = rates[r];
-		for (int at_guard = 0; at_guard < 2; at_guard++) {
+		for (int at_guard = 0; at_guard < 2 * (int)N_ROUNDS; at_guard++) {
+			unsigned nr = keccak_rounds[at_guard / 2];
 			for (size_t c = 0; c < sizeof counts / sizeof *counts;
 			     c++) {
 				size_t nb = counts[c], len = nb * rate;
@@ -481,28 +499,30 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 					const uint8_t *from =
 						src + tu_rand_below(
 							      rng, SRC_BYTES - len + 1);
-					d[i] = lane_place(i, from, len, at_guard,
+					d[i] = lane_place(i, from, len,
+							  at_guard % 2,
 							  (i * 5 + c) % 16);
 					p->keccak_absorb(want[i], from, nb,
-							 rate);
+							 rate, nr);
 				}
 				snprintf(guard_what, sizeof guard_what,
 					 "kernel %s keccak_absorb_xn rate=%zu "
-					 "nblocks=%zu%s",
-					 kname, rate, nb,
-					 at_guard ? ", lanes at guard pages"
-						  : "");
-				k->keccak_absorb_xn(got, d, nb, rate);
+					 "nblocks=%zu rounds=%u%s",
+					 kname, rate, nb, nr,
+					 at_guard % 2 ? ", lanes at guard pages"
+						      : "");
+				k->keccak_absorb_xn(got, d, nb, rate, nr);
 				guard_what[0] = '\0';
 				for (unsigned i = 0; i <= nl; i++) {
 					snprintf(what, sizeof what,
 						 i < nl ? "keccak_absorb_xn rate=%zu "
-							  "lane %u%s"
+							  "rounds=%u lane %u%s"
 							: "keccak_absorb_xn rate=%zu "
-							  "wrote state %u, past its "
-							  "lanes%s",
-						 rate, i,
-						 at_guard ? " at guard page" : "");
+							  "rounds=%u wrote state %u, "
+							  "past its lanes%s",
+						 rate, nr, i,
+						 at_guard % 2 ? " at guard page"
+							      : "");
 					same(what, len, want[i], got[i],
 					     sizeof want[i]);
 				}
@@ -630,7 +650,7 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 		if (is_md5)
 			k->md5_blocks_xn(md5, d, n);
 		else
-			k->keccak_absorb_xn(keccak, d, n, block);
+			k->keccak_absorb_xn(keccak, d, n, block, a->rounds);
 		guard_what[0] = '\0';
 		calls++;
 		for (unsigned i = 0; i < nl; i++)
@@ -667,6 +687,60 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 	}
 }
 
+/* ---- KangarooTwelve's tree ---------------------------------------------- */
+
+/* KT128/KT256 on kernel K against the portable kernel for inputs of 0 to
+ * TREE_CHUNKS chunks and a few bytes either side, hashed whole (K's lanes take the
+ * leaves in batches of 8, 4, 2 and 1 as they come) and in random pieces
+ * (leaves one at a time, then in lanes, then alone again), with and
+ * without a customization string. */
+#define TREE_CHUNKS 19
+static void kt_tree(const struct fh_algo *a, const struct fh_kernel *k,
+		    const struct fh_kernel *p, struct tu_rng *rng)
+{
+	static uint8_t big[TREE_CHUNKS * FH_KT_CHUNK + 64];
+	static const long deltas[] = { -1, 0, 1, 129, -4000 };
+	uint8_t want[FH_MAX_DIGEST], got[FH_MAX_DIGEST];
+	char what[96];
+
+	if (!big[1])
+		for (size_t i = 0; i < sizeof big; i++)
+			big[i] = (uint8_t)(tu_rand(rng) >> 7);
+	for (size_t n = 0; n <= TREE_CHUNKS; n++) {
+		for (size_t d = 0; d < sizeof deltas / sizeof *deltas; d++) {
+			long l = (long)(n * FH_KT_CHUNK) + deltas[d];
+			size_t len = l < 0 ? 0 : (size_t)l, clen = d % 3 ? 0 : n;
+
+			if (len > sizeof big - 64)
+				continue;
+			fh_ctx cp, ck, cs;
+			fh_init_kernel(&cp, a, p);
+			fh_update(&cp, big, len);
+			fh_final_custom(&cp, big + 7, clen, want, a->digest_bytes);
+
+			fh_init_kernel(&ck, a, k);
+			fh_update(&ck, big, len);
+			fh_final_custom(&ck, big + 7, clen, got, a->digest_bytes);
+			snprintf(what, sizeof what, "%s tree, whole, C %zu bytes",
+				 a->name, clen);
+			same(what, len, want, got, a->digest_bytes);
+
+			fh_init_kernel(&cs, a, k);
+			for (size_t at = 0; at < len;) {
+				size_t piece = tu_rand_below(rng, 3 * FH_KT_CHUNK);
+				if (piece > len - at)
+					piece = len - at;
+				fh_update(&cs, big + at, piece);
+				at += piece;
+			}
+			fh_final_custom(&cs, big + 7, clen, got, a->digest_bytes);
+			snprintf(what, sizeof what, "%s tree, in pieces, C %zu bytes",
+				 a->name, clen);
+			same(what, len, want, got, a->digest_bytes);
+		}
+	}
+}
+
 static int test_multi(const struct fh_kernel *k)
 {
 	const struct fh_kernel *p = tu_portable(k->family);
@@ -680,8 +754,11 @@ static int test_multi(const struct fh_kernel *k)
 		multi_raw_keccak(k, p, &rng);
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
-		if (a->family == k->family)
-			multi_fold(a, k, p, &rng);
+		if (a->family != k->family)
+			continue;
+		multi_fold(a, k, p, &rng);
+		if (a->cv_bytes)
+			kt_tree(a, k, p, &rng);
 	}
 	printf("kernel %s (%u lanes): %lu checks, %lu failed\n", k->name,
 	       k->lanes, n_checks - checks, n_failed - failed);
@@ -732,6 +809,8 @@ static int test_kernel(const struct fh_kernel *k)
 		api_splits(a, k, p, &rng);
 		api_unaligned(a, k, p);
 		api_guard(a, k, p);
+		if (a->cv_bytes)
+			kt_tree(a, k, p, &rng);
 	}
 	printf("kernel %s: %lu checks, %lu failed\n", k->name,
 	       n_checks - checks, n_failed - failed);

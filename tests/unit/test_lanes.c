@@ -32,10 +32,11 @@ static void md5_x4(uint32_t (*states)[4], const uint8_t *const *data,
 }
 
 static void keccak_x4(uint64_t (*states)[25], const uint8_t *const *data,
-		      size_t nblocks, size_t rate)
+		      size_t nblocks, size_t rate, unsigned rounds)
 {
 	for (unsigned i = 0; i < LANES; i++)
-		fh_keccak_portable.keccak_absorb(states[i], data[i], nblocks, rate);
+		fh_keccak_portable.keccak_absorb(states[i], data[i], nblocks,
+						 rate, rounds);
 }
 
 static const struct fh_kernel md5_lanes = {

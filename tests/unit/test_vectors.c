@@ -1,9 +1,11 @@
 /* test_vectors.c: every expected digest in tests/vectors through the public API.
  *
- * Reads each <algo>.len, shake*.xof and kat.txt line and hashes its message
- * with fh_hash (the best kernel) and then with fh_init_kernel on every kernel
- * of the algorithm's family that this CPU runs, so a kernel the dispatcher
- * would not pick is still checked against published and independent values.
+ * Reads each <algo>.len, <xof>.xof, kt*.tree, kat.txt and rfc9861.txt line
+ * and hashes its message with fh_hash (the best kernel) and then with
+ * fh_init_kernel on every kernel of the algorithm's family that this CPU
+ * runs (for KT128/KT256 the multi-buffer kernels too, which hash the
+ * leaves), so a kernel the dispatcher would not pick is still checked
+ * against published and independent values.
  * Usage: test_vectors VECTORS_DIR.  Exit 0 all match, 1 any mismatch or
  * unreadable vector file.
  */
@@ -17,9 +19,15 @@
 
 static const char *const len_files[] = {
 	"md5", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
-	"shake128", "shake256",
+	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
+	"kt256",
 };
-static const char *const xof_files[] = { "shake128", "shake256" };
+static const char *const xof_files[] = {
+	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
+	"kt256",
+};
+/* KT's chunk-count edges, in the .xof format. */
+static const char *const tree_files[] = { "kt128", "kt256" };
 
 /* A .len file must reach past the largest rate several times over; fewer
  * lines means a truncated file, which would quietly shrink the test. */
@@ -40,34 +48,65 @@ static void report(const struct tu_lines *l, const struct fh_algo *algo,
 	printf("\n");
 }
 
-/* Hashes MSG with the best kernel and with every usable kernel of the
- * family, comparing each with WANT. */
-static void check(const struct tu_lines *l, const struct fh_algo *algo,
-		  const uint8_t *msg, size_t msglen, const uint8_t *want,
-		  size_t outlen)
+/* One hash of MSG || CUSTOM (KT's customization string; empty for the
+ * others) on kernel K (NULL: fh_init's choice), OUTLEN bytes into OUT. */
+static void hash_custom(const struct fh_algo *algo, const struct fh_kernel *k,
+			const uint8_t *msg, size_t msglen, const uint8_t *custom,
+			size_t customlen, uint8_t *out, size_t outlen)
+{
+	fh_ctx ctx;
+
+	if (k)
+		fh_init_kernel(&ctx, algo, k);
+	else
+		fh_init(&ctx, algo);
+	fh_update(&ctx, msg, msglen);
+	fh_final_custom(&ctx, custom, customlen, out, outlen);
+}
+
+/* Hashes MSG (and CUSTOM) with the best kernel and with every usable
+ * kernel of the family, comparing the last WANTLEN bytes of OUTLEN with
+ * WANT. */
+static void check_custom(const struct tu_lines *l, const struct fh_algo *algo,
+			 const uint8_t *msg, size_t msglen,
+			 const uint8_t *custom, size_t customlen,
+			 const uint8_t *want, size_t wantlen, size_t outlen)
 {
 	uint8_t *got = malloc(outlen);
+	const uint8_t *tail = got + (outlen - wantlen);
 	if (!got)
 		abort();
 
 	n_vectors++;
-	fh_hash(algo, msg, msglen, got, outlen);
+	if (customlen)
+		hash_custom(algo, NULL, msg, msglen, custom, customlen, got,
+			    outlen);
+	else
+		fh_hash(algo, msg, msglen, got, outlen);
 	n_hashes++;
-	if (memcmp(got, want, outlen))
-		report(l, algo, "best", msglen, want, got, outlen);
+	if (memcmp(tail, want, wantlen))
+		report(l, algo, "best", msglen, want, tail, wantlen);
 
 	const struct fh_kernel *k;
 	for (size_t i = 0; (k = fh_kernel_at(i)); i++) {
 		if (k->family != algo->family || !fh_kernel_usable(k) ||
-		    !tu_kernel_single_stream(k))
+		    (!tu_kernel_single_stream(k) && !algo->cv_bytes))
 			continue;
 		memset(got, 0, outlen);
-		tu_hash_on(algo, k, msg, msglen, got, outlen);
+		hash_custom(algo, k, msg, msglen, custom, customlen, got,
+			    outlen);
 		n_hashes++;
-		if (memcmp(got, want, outlen))
-			report(l, algo, k->name, msglen, want, got, outlen);
+		if (memcmp(tail, want, wantlen))
+			report(l, algo, k->name, msglen, want, tail, wantlen);
 	}
 	free(got);
+}
+
+static void check(const struct tu_lines *l, const struct fh_algo *algo,
+		  const uint8_t *msg, size_t msglen, const uint8_t *want,
+		  size_t outlen)
+{
+	check_custom(l, algo, msg, msglen, NULL, 0, want, outlen, outlen);
 }
 
 static int malformed(const struct tu_lines *l, const char *why)
@@ -153,7 +192,7 @@ static int run_len_file(const char *dir, const char *name)
 	return 0;
 }
 
-static int run_xof_file(const char *dir, const char *name)
+static int run_xof_file(const char *dir, const char *name, const char *ext)
 {
 	const struct fh_algo *algo = fh_algo_by_name(name);
 	struct tu_lines l;
@@ -164,7 +203,7 @@ static int run_xof_file(const char *dir, const char *name)
 		n_failed++;
 		return -1;
 	}
-	snprintf(fname, sizeof fname, "%s.xof", name);
+	snprintf(fname, sizeof fname, "%s.%s", name, ext);
 	if (tu_lines_open(&l, dir, fname)) {
 		n_failed++;
 		return -1;
@@ -236,6 +275,14 @@ static uint8_t *kat_message(const char *spec, size_t *len)
 		if (!msg || tu_unhex(msg, spec + 4, hl))
 			goto bad;
 		*len = hl / 2;
+	} else if (!strncmp(spec, "ptn:", 4)) {
+		/* RFC 9861's ptn(n): 00 01 .. FA repeated, the .len pattern */
+		char *end;
+		unsigned long n = strtoul(spec + 4, &end, 10);
+		if (*end || end == spec + 4 || n > 100000000ul)
+			return NULL;
+		*len = n;
+		msg = pattern_of(n);
 	} else if (!strncmp(spec, "rep:", 4)) {
 		const char *text = spec + 4;
 		const char *colon = strrchr(text, ':');
@@ -319,6 +366,60 @@ static int run_kat(const char *dir)
 	return 0;
 }
 
+/* rfc9861.txt: ALGO OUTBYTES MESSAGE CUSTOM HEX, HEX the output's last
+ * bytes. */
+static int run_rfc9861(const char *dir)
+{
+	struct tu_lines l;
+	unsigned long count = 0;
+
+	if (tu_lines_open(&l, dir, "rfc9861.txt")) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		char algo_name[32], mspec[64], cspec[64], hex[300];
+		unsigned long outlen;
+		if (sscanf(line, "%31s %lu %63s %63s %299s", algo_name, &outlen,
+			   mspec, cspec, hex) != 5) {
+			malformed(&l, "want ALGO OUTBYTES MESSAGE CUSTOM HEX");
+			continue;
+		}
+		const struct fh_algo *algo = fh_algo_by_name(algo_name);
+		size_t wantlen = strlen(hex) / 2, msglen = 0, clen = 0;
+		uint8_t want[150];
+		if (!algo || !algo->xof) {
+			malformed(&l, "not an XOF");
+			continue;
+		}
+		if (wantlen > outlen || tu_unhex(want, hex, strlen(hex)) ||
+		    outlen_ok(&l, algo, outlen)) {
+			malformed(&l, "bad HEX or OUTBYTES");
+			continue;
+		}
+		uint8_t *msg = kat_message(mspec, &msglen);
+		uint8_t *custom = kat_message(cspec, &clen);
+		if (!msg || !custom || (clen && !algo->cv_bytes)) {
+			free(msg);
+			free(custom);
+			malformed(&l, "bad MESSAGE or CUSTOM spec");
+			continue;
+		}
+		check_custom(&l, algo, msg, msglen, custom, clen, want, wantlen,
+			     outlen);
+		free(msg);
+		free(custom);
+		count++;
+	}
+	/* RFC 9861 §5 has 19 TurboSHAKE vectors with D = 1F and 36 KT ones. */
+	if (count < 55) {
+		printf("FAIL %s: only %lu RFC 9861 vectors\n", l.path, count);
+		n_failed++;
+	}
+	tu_lines_close(&l);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -332,8 +433,11 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof len_files / sizeof *len_files; i++)
 		run_len_file(dir, len_files[i]);
 	for (size_t i = 0; i < sizeof xof_files / sizeof *xof_files; i++)
-		run_xof_file(dir, xof_files[i]);
+		run_xof_file(dir, xof_files[i], "xof");
+	for (size_t i = 0; i < sizeof tree_files / sizeof *tree_files; i++)
+		run_xof_file(dir, tree_files[i], "tree");
 	run_kat(dir);
+	run_rfc9861(dir);
 
 	const struct fh_kernel *k;
 	printf("kernels:");
