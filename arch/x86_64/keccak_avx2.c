@@ -103,23 +103,8 @@ keccak_run(uint64_t s[25], const uint8_t *data, size_t nblocks, size_t rate,
 #undef FH_STORE
 }
 
-static void fh_keccak_absorb_avx2(uint64_t state[25], const uint8_t *data,
-				  size_t nblocks, size_t rate, unsigned rounds)
-{
-	/* One copy of the loop per round count (kernels_x86.h says why). */
-	if (rounds == FH_KECCAK_P12_ROUNDS)
-		keccak_run(state, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
-	else
-		keccak_run(state, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
-}
-
-static void fh_keccak_permute_avx2(uint64_t state[25], unsigned rounds)
-{
-	if (rounds == FH_KECCAK_P12_ROUNDS)
-		keccak_run(state, NULL, 1, 0, FH_KECCAK_P12_ROUNDS);
-	else
-		keccak_run(state, NULL, 1, 0, FH_KECCAK_F_ROUNDS);
-}
+/* One copy of the loop per round count (kernels_x86.h says why). */
+FH_KECCAK_SINGLE_ENTRIES(avx2)
 
 const struct fh_kernel fh_keccak_avx2 = {
 	.name = "keccak-avx2",

@@ -16,6 +16,29 @@
  * SHA3-256 (`fhsum --benchmark`, three runs alternating, AMD EPYC Zen 4),
  * the round-constant addresses and the loop's end no longer folded. */
 
+/* The single-stream entry points fh_keccak_absorb_NAME and
+ * fh_keccak_permute_NAME over a kernel file's keccak_run(state, data,
+ * nblocks, rate, rounds), which must inline with ROUNDS constant
+ * (permute: no data, one pass). */
+#define FH_KECCAK_SINGLE_ENTRIES(name)                                      \
+	static void fh_keccak_absorb_##name(uint64_t state[25],            \
+					    const uint8_t *data,           \
+					    size_t nblocks, size_t rate,   \
+					    unsigned rounds)               \
+	{                                                                  \
+		if (rounds == FH_KECCAK_P12_ROUNDS)                        \
+			keccak_run(state, data, nblocks, rate,             \
+				   FH_KECCAK_P12_ROUNDS);                  \
+		else                                                       \
+			keccak_run(state, data, nblocks, rate,             \
+				   FH_KECCAK_F_ROUNDS);                    \
+	}                                                                  \
+	static void fh_keccak_permute_##name(uint64_t state[25],           \
+					     unsigned rounds)              \
+	{                                                                  \
+		fh_keccak_absorb_##name(state, NULL, 1, 0, rounds);        \
+	}
+
 /* MD5 on the general registers with BMI1 (md5_bmi.S). */
 extern const struct fh_kernel fh_md5_bmi;
 /* MD5 in one lane of the AVX-512VL vector registers (md5_avx512.c). */
