@@ -79,11 +79,9 @@ void fh_sponge_absorb(const struct fh_algo *algo, const struct fh_kernel *k,
 void fh_sponge_pad(const struct fh_algo *algo, const struct fh_kernel *k,
 		   const struct fh_sponge *s, uint8_t domain)
 {
-	size_t rate = algo->block_bytes, n = *s->buffered;
+	size_t rate = algo->block_bytes;
 
-	memset(s->buf + n, 0, rate - n);
-	s->buf[n] = domain;
-	s->buf[rate - 1] |= 0x80;
+	fh_keccak_pad(s->buf, *s->buffered, rate, domain);
 	k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
 	*s->buffered = 0;
 }
@@ -174,11 +172,7 @@ size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
 		fh_store64le(blocks + end - 8, total << 3);
 		return end / block;
 	}
-	/* Domain bits and pad10*1: the padding byte after the message, and
-	 * the final 1 bit in the rate's last byte (FIPS 202 §5.1, B.2). */
-	memset(blocks + tail, 0, block - tail);
-	blocks[tail] = algo->pad;
-	blocks[block - 1] |= 0x80;
+	fh_keccak_pad(blocks, tail, block, algo->pad);
 	return 1;
 }
 

@@ -84,13 +84,10 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 
 	memset(states, 0, k->lanes * sizeof states[0]);
 	k->keccak_absorb_xn(states, p, chunk / rate, rate, a->rounds);
-	/* Each leaf's last block: its tail, the leaf's domain byte, zeros
-	 * and the final pad bit (RFC 9861 §2.2). */
+	/* Each leaf's last block: its tail, padded with the leaf's domain. */
 	for (unsigned i = 0; i < k->lanes; i++) {
 		memcpy(last[i], p[i] + whole, chunk - whole);
-		memset(last[i] + (chunk - whole), 0, rate - (chunk - whole));
-		last[i][chunk - whole] = KT_LEAF;
-		last[i][rate - 1] |= 0x80;
+		fh_keccak_pad(last[i], chunk - whole, rate, KT_LEAF);
 		lp[i] = last[i];
 	}
 	k->keccak_absorb_xn(states, lp, 1, rate, a->rounds);

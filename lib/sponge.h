@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernel.h"
 
@@ -16,13 +17,23 @@ struct fh_sponge {
 	size_t *buffered;       /* bytes waiting in buf */
 };
 
+/* Pads a last block of RATE bytes whose first TAIL (< RATE) are message:
+ * the domain byte DOMAIN, zeros, and the final bit of pad10*1 in the
+ * rate's last byte (FIPS 202 §5.1 and B.2; RFC 9861 §2.2). */
+static inline void fh_keccak_pad(uint8_t *block, size_t tail, size_t rate,
+				 uint8_t domain)
+{
+	memset(block + tail, 0, rate - tail);
+	block[tail] = domain;
+	block[rate - 1] |= 0x80;
+}
+
 /* Absorbs LEN bytes at P: whole blocks straight from P, the rest through
  * the buffer. */
 void fh_sponge_absorb(const struct fh_algo *algo, const struct fh_kernel *k,
 		      const struct fh_sponge *s, const uint8_t *p, size_t len);
-/* Ends absorbing: the domain byte DOMAIN after the message, zeros, and
- * the final bit of pad10*1 in the rate's last byte (FIPS 202 §5.1 and
- * B.2; RFC 9861 §2.2), then the last permutation. */
+/* Ends absorbing: the buffered bytes padded (fh_keccak_pad), then the
+ * last permutation. */
 void fh_sponge_pad(const struct fh_algo *algo, const struct fh_kernel *k,
 		   const struct fh_sponge *s, uint8_t domain);
 /* Squeezes OUTLEN bytes out of a padded sponge's STATE into OUT. */
