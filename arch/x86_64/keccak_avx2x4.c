@@ -284,16 +284,8 @@ absorb_x4(uint64_t (*states)[25], const uint8_t *const *data, size_t nblocks,
 	store_lanes(sp, s, 25);
 }
 
-static void fh_keccak_absorb_avx2x4(uint64_t (*states)[25],
-				    const uint8_t *const *data,
-				    size_t nblocks, size_t rate, unsigned rounds)
-{
-	/* One copy of the loop per round count (kernels_x86.h says why). */
-	if (rounds == FH_KECCAK_P12_ROUNDS)
-		absorb_x4(states, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
-	else
-		absorb_x4(states, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
-}
+/* One copy of the loop per round count (kernels_x86.h says why). */
+FH_KECCAK_MULTI_ENTRY(avx2x4, absorb_x4)
 
 const struct fh_kernel fh_keccak_avx2x4 = {
 	.name = "keccak-avx2x4",

@@ -155,16 +155,8 @@ absorb_x8(uint64_t (*states)[25], const uint8_t *const *data, size_t nblocks,
 	store_lanes(sp, s, 25);
 }
 
-static void fh_keccak_absorb_avx512x8(uint64_t (*states)[25],
-				      const uint8_t *const *data,
-				      size_t nblocks, size_t rate, unsigned rounds)
-{
-	/* One copy of the loop per round count (kernels_x86.h says why). */
-	if (rounds == FH_KECCAK_P12_ROUNDS)
-		absorb_x8(states, data, nblocks, rate, FH_KECCAK_P12_ROUNDS);
-	else
-		absorb_x8(states, data, nblocks, rate, FH_KECCAK_F_ROUNDS);
-}
+/* One copy of the loop per round count (kernels_x86.h says why). */
+FH_KECCAK_MULTI_ENTRY(avx512x8, absorb_x8)
 
 const struct fh_kernel fh_keccak_avx512x8 = {
 	.name = "keccak-avx512x8",

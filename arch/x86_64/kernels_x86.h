@@ -39,6 +39,22 @@
 		fh_keccak_absorb_##name(state, NULL, 1, 0, rounds);        \
 	}
 
+/* The multi-buffer entry point fh_keccak_absorb_NAME over RUN(states,
+ * data, nblocks, rate, rounds), inlined with ROUNDS constant. */
+#define FH_KECCAK_MULTI_ENTRY(name, run)                                    \
+	static void fh_keccak_absorb_##name(uint64_t (*states)[25],        \
+					    const uint8_t *const *data,    \
+					    size_t nblocks, size_t rate,   \
+					    unsigned rounds)               \
+	{                                                                  \
+		if (rounds == FH_KECCAK_P12_ROUNDS)                        \
+			run(states, data, nblocks, rate,                   \
+			    FH_KECCAK_P12_ROUNDS);                         \
+		else                                                       \
+			run(states, data, nblocks, rate,                   \
+			    FH_KECCAK_F_ROUNDS);                           \
+	}
+
 /* MD5 on the general registers with BMI1 (md5_bmi.S). */
 extern const struct fh_kernel fh_md5_bmi;
 /* MD5 in one lane of the AVX-512VL vector registers (md5_avx512.c). */
