@@ -230,17 +230,6 @@ bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
 	return !len || fh_input_guarded(map, maplen, update_ctx, &u);
 }
 
-/* Hashes LEN mapped bytes at P, on TEAM when there is one; false if the
- * file shrank under them. */
-static bool hash_window(fh_ctx *ctx, struct fh_kt_team *team,
-			const uint8_t *map, size_t maplen, const uint8_t *p,
-			size_t len)
-{
-	if (team)
-		return fh_kt_team_update(team, ctx, map, maplen, p, len);
-	return fh_input_update_guarded(ctx, map, maplen, p, len);
-}
-
 /* The populater: a queue of windows to fault in, and its thread.  A
  * request may reach the thread after its window was hashed and unmapped;
  * madvise then fails, or faults in whatever was mapped there since, which
@@ -378,8 +367,9 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
 
 /* Hashes the mapped part of a regular file: [*POS, END), a window at a
  * time, the next one mapped (and faulted in by the populater) while this
- * one is hashed.  Returns 0, an errno value or FH_ESHRANK; advances
- * *POS. */
+ * one is hashed.  With a TEAM, the next window is submitted to it before
+ * this one is retired, so its helpers never wait for the mapping.
+ * Returns 0, an errno value or FH_ESHRANK; advances *POS. */
 static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
 		       struct fh_kt_team *team, off_t *pos, off_t end)
 {
@@ -390,15 +380,24 @@ static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
 		return 0;
 	if ((err = map_window(r, fd, *pos, end, &cur, false)) != 0)
 		return err;
+	if (team)
+		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p, cur.len);
 	for (;;) {
 		off_t after = *pos + (off_t)cur.len;
 		bool ahead = after < end &&
 			     map_window(r, fd, after, end, &next, r->pop != NULL) == 0;
-		bool whole = hash_window(ctx, team, cur.map, cur.maplen, cur.p,
-					 cur.len);
+
+		if (ahead && team)
+			fh_kt_team_submit(team, ctx, next.map, next.maplen,
+					  next.p, next.len);
+		bool whole = team ? fh_kt_team_retire(team, ctx)
+				  : fh_input_update_guarded(ctx, cur.map,
+							    cur.maplen, cur.p,
+							    cur.len);
 
 		munmap(cur.map, cur.maplen);
 		if (!whole) {
+			/* A team that failed holds no window any more. */
 			if (ahead)
 				munmap(next.map, next.maplen);
 			return FH_ESHRANK;
@@ -407,8 +406,13 @@ static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
 		fh_meter_add(r->meter, cur.len);
 		if (after >= end)
 			return 0;
-		if (!ahead && (err = map_window(r, fd, after, end, &next, false)) != 0)
-			return err;
+		if (!ahead) {
+			if ((err = map_window(r, fd, after, end, &next, false)) != 0)
+				return err;
+			if (team)
+				fh_kt_team_submit(team, ctx, next.map,
+						  next.maplen, next.p, next.len);
+		}
 		cur = next;
 	}
 }

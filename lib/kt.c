@@ -182,11 +182,20 @@ static void finish_leaf(fh_ctx *ctx)
 	memset(ctx->kt.leaf, 0, sizeof ctx->kt.leaf);
 }
 
+size_t fh_kt_lead_after(const fh_ctx *ctx, uint64_t more)
+{
+	uint64_t at = ctx->total + more;
+
+	/* S_0 goes to the final node whole; later leaves start every
+	 * FH_KT_CHUNK bytes of S. */
+	if (at < FH_KT_CHUNK)
+		return (size_t)(FH_KT_CHUNK - at);
+	return (size_t)((FH_KT_CHUNK - at % FH_KT_CHUNK) % FH_KT_CHUNK);
+}
+
 size_t fh_kt_lead(const fh_ctx *ctx)
 {
-	if (!ctx->kt.tree)
-		return (size_t)(FH_KT_CHUNK - ctx->total);
-	return ctx->kt.leaf_len ? FH_KT_CHUNK - ctx->kt.leaf_len : 0;
+	return fh_kt_lead_after(ctx, 0);
 }
 
 /* LEN more bytes of S. */

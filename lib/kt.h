@@ -27,6 +27,8 @@ void fh_kt_final(fh_ctx *ctx, const uint8_t *custom, size_t customlen,
  * go to fh_kt_leaves: the rest of S_0, or of a leaf begun.  0 when the
  * next byte starts a leaf. */
 size_t fh_kt_lead(const fh_ctx *ctx);
+/* fh_kt_lead as it will stand once MORE further bytes have been given. */
+size_t fh_kt_lead_after(const fh_ctx *ctx, uint64_t more);
 /* Hashes the N whole leaves (N * FH_KT_CHUNK bytes) at P into their N
  * chaining values at CVS (N * algo->cv_bytes bytes): in the lanes of
  * MULTI and its narrower kin where several are left (see

@@ -1,15 +1,19 @@
 /* kt_team.c: the leaves of one KT128/KT256 input on several threads.
  *
- * The team hashes one mapped window at a time.  The caller's thread gives
- * the context whatever comes before the window's first whole leaf, cuts
- * the whole leaves into one contiguous range per thread, hashes range 0
- * itself while the helpers hash the others (each in the widest
- * multi-buffer lanes, fh_kt_leaves), waits for them, and absorbs all the
- * chaining values into the final node in leaf order; the rest of the
- * window goes to the context as usual.  Memory is one window's chaining
- * values, whatever the file's size, and the digest is the one a single
- * thread computes: each leaf's value depends on its bytes alone, and the
- * final node sees them in order. */
+ * The caller's thread submits the mapped windows of the file in order and
+ * retires them in the same order; up to FH_KT_TEAM_WINDOWS are held at
+ * once, so the helpers go on with the next window's leaves while the
+ * caller retires one, unmaps it and maps the one after.  The whole leaves
+ * of a window are handed out FH_KT_CLAIM at a time to whichever thread
+ * asks first (the oldest window's first), each claim hashed in the widest
+ * multi-buffer lanes (fh_kt_leaves) into the window's chaining values: a
+ * thread that loses time to page faults or to another process simply
+ * claims less, and nobody waits at the end of a window.  Retiring gives
+ * the context, on the caller's thread, the window's bytes before its
+ * first whole leaf, then its chaining values in leaf order, then the
+ * bytes after its last whole leaf, so the digest is the one a single
+ * thread computes.  Memory is the chaining values of the windows held,
+ * whatever the file's size. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -17,77 +21,107 @@
 #include "kt.h"
 #include "kt_team.h"
 
-struct range {
-	const uint8_t *p;       /* the range's first leaf */
-	size_t n;               /* leaves */
-	uint8_t *cvs;           /* their chaining values */
+/* Leaves one claim hashes: 256 KiB, four rounds of eight lanes.  Large
+ * enough that claiming (a lock) and the SIGBUS guard (a sigsetjmp) cost
+ * nothing measurable, small enough that the last claims of a file end
+ * close together. */
+#define FH_KT_CLAIM 32
+
+struct window {
+	const uint8_t *map;     /* the mapping, for the SIGBUS guard */
+	size_t maplen;
+	const uint8_t *p;       /* the window's bytes */
+	size_t lead;            /* to the context before the leaves */
+	size_t n;               /* whole leaves from P + LEAD */
+	size_t tail;            /* to the context after them */
+	uint8_t *cvs;           /* the leaves' chaining values */
+	size_t cv_cap;          /* leaves CVS has room for */
+	size_t claimed, done;   /* leaves handed out, and hashed */
+	bool shrank;
 };
 
 struct fh_kt_team {
 	pthread_mutex_t lock;
-	pthread_cond_t work, done;
+	pthread_cond_t work;    /* helpers: leaves to claim, or stop */
+	pthread_cond_t done;    /* the caller: a claim ended */
 	unsigned threads, started;
-	uint64_t round;         /* bumped for each window's work */
-	unsigned pending;       /* helpers still on this round's ranges */
-	bool stop, shrank;
-	/* This round's job, read by the helpers once ROUND changes. */
-	const fh_ctx *ctx;
-	const uint8_t *map;
-	size_t maplen;
-	struct range *ranges;   /* one per thread */
-	uint8_t *cvs;
-	size_t cv_cap;          /* leaves CVS has room for */
+	bool stop;
+	bool given_up;          /* a window shrank: claim nothing more */
+	unsigned busy;          /* claims being hashed */
+	/* The kernels of the windows held (those of the context). */
+	const struct fh_algo *algo;
+	const struct fh_kernel *single, *multi;
+	struct window win[FH_KT_TEAM_WINDOWS];
+	unsigned head, count;   /* the windows held, oldest first */
+	uint64_t held_bytes;    /* their bytes, not yet in the context */
 	pthread_t *tids;
 };
 
-struct job {
-	const fh_ctx *ctx;
-	const struct range *r;
-};
-
-static void hash_range(void *arg)
-{
-	const struct job *j = arg;
-	const fh_ctx *ctx = j->ctx;
-
-	fh_kt_leaves(ctx->algo, ctx->kernel, ctx->kt.multi, j->r->p, j->r->n,
-		     j->r->cvs);
-}
-
-/* Range R under the SIGBUS guard of the window; false if it faulted. */
-static bool run_range(struct fh_kt_team *t, const struct range *r)
-{
-	struct job j = { t->ctx, r };
-
-	return !r->n || fh_input_guarded(t->map, t->maplen, hash_range, &j);
-}
-
-struct helper {
+struct claim {
 	struct fh_kt_team *t;
-	unsigned index;
+	struct window *w;
+	size_t first, n;        /* leaves of W */
 };
+
+/* The next claim, oldest window first; false if no leaves are left.
+ * Under the lock. */
+static bool claim_next(struct fh_kt_team *t, struct claim *c)
+{
+	if (t->given_up)
+		return false;
+	for (unsigned i = 0; i < t->count; i++) {
+		struct window *w = &t->win[(t->head + i) % FH_KT_TEAM_WINDOWS];
+		size_t left = w->n - w->claimed;
+
+		if (!left)
+			continue;
+		c->t = t;
+		c->w = w;
+		c->first = w->claimed;
+		c->n = left < FH_KT_CLAIM ? left : FH_KT_CLAIM;
+		w->claimed += c->n;
+		t->busy++;
+		return true;
+	}
+	return false;
+}
+
+static void hash_claim(void *arg)
+{
+	const struct claim *c = arg;
+	const struct fh_kt_team *t = c->t;
+	const struct window *w = c->w;
+
+	fh_kt_leaves(t->algo, t->single, t->multi,
+		     w->p + w->lead + c->first * FH_KT_CHUNK, c->n,
+		     w->cvs + c->first * t->algo->cv_bytes);
+}
+
+/* Hashes claim C with the lock released, under the SIGBUS guard of its
+ * window, and books it. */
+static void run_claim(struct fh_kt_team *t, struct claim *c)
+{
+	pthread_mutex_unlock(&t->lock);
+	bool ok = fh_input_guarded(c->w->map, c->w->maplen, hash_claim, c);
+	pthread_mutex_lock(&t->lock);
+	if (!ok)
+		c->w->shrank = true;
+	c->w->done += c->n;
+	t->busy--;
+	pthread_cond_signal(&t->done);
+}
 
 static void *helper_main(void *arg)
 {
-	struct fh_kt_team *t = ((struct helper *)arg)->t;
-	unsigned index = ((struct helper *)arg)->index;
-	uint64_t seen = 0;
+	struct fh_kt_team *t = arg;
+	struct claim c;
 
-	free(arg);
 	pthread_mutex_lock(&t->lock);
-	for (;;) {
-		while (!t->stop && t->round == seen)
+	while (!t->stop) {
+		if (claim_next(t, &c))
+			run_claim(t, &c);
+		else
 			pthread_cond_wait(&t->work, &t->lock);
-		if (t->stop)
-			break;
-		seen = t->round;
-		pthread_mutex_unlock(&t->lock);
-		bool ok = run_range(t, &t->ranges[index]);
-		pthread_mutex_lock(&t->lock);
-		if (!ok)
-			t->shrank = true;
-		if (--t->pending == 0)
-			pthread_cond_signal(&t->done);
 	}
 	pthread_mutex_unlock(&t->lock);
 	return NULL;
@@ -100,25 +134,17 @@ struct fh_kt_team *fh_kt_team_new(unsigned threads)
 	if (threads < 2 || !(t = calloc(1, sizeof *t)))
 		return NULL;
 	t->threads = threads;
-	t->ranges = calloc(threads, sizeof *t->ranges);
 	t->tids = calloc(threads, sizeof *t->tids);
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->work, NULL);
 	pthread_cond_init(&t->done, NULL);
-	if (!t->ranges || !t->tids) {
+	if (!t->tids) {
 		fh_kt_team_free(t);
 		return NULL;
 	}
-	for (unsigned i = 1; i < threads; i++) {
-		struct helper *h = malloc(sizeof *h);
-
-		if (!h)
+	for (unsigned i = 0; i + 1 < threads; i++) {
+		if (pthread_create(&t->tids[i], NULL, helper_main, t) != 0)
 			break;
-		*h = (struct helper){ t, i };
-		if (pthread_create(&t->tids[i], NULL, helper_main, h) != 0) {
-			free(h);
-			break;
-		}
 		t->started++;
 	}
 	if (t->started == 0) {
@@ -137,73 +163,106 @@ void fh_kt_team_free(struct fh_kt_team *t)
 	t->stop = true;
 	pthread_cond_broadcast(&t->work);
 	pthread_mutex_unlock(&t->lock);
-	for (unsigned i = 1; i <= t->started; i++)
+	for (unsigned i = 0; i < t->started; i++)
 		pthread_join(t->tids[i], NULL);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->work);
 	pthread_cond_destroy(&t->done);
-	free(t->ranges);
+	for (unsigned i = 0; i < FH_KT_TEAM_WINDOWS; i++)
+		free(t->win[i].cvs);
 	free(t->tids);
-	free(t->cvs);
 	free(t);
 }
 
-/* fh_update under the window's guard, on the caller's thread. */
-static bool feed(struct fh_kt_team *t, fh_ctx *ctx, const uint8_t *p,
-		 size_t len)
+void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
+		       const uint8_t *map, size_t maplen, const uint8_t *p,
+		       size_t len)
 {
-	return fh_input_update_guarded(ctx, t->map, t->maplen, p, len);
-}
+	/* Only the caller adds and removes windows, so the free slot and
+	 * the bytes held can be read without the lock. */
+	struct window *w = &t->win[(t->head + t->count) % FH_KT_TEAM_WINDOWS];
+	size_t lead = fh_kt_lead_after(ctx, t->held_bytes);
+	size_t n, cvb = ctx->algo->cv_bytes;
 
-bool fh_kt_team_update(struct fh_kt_team *t, fh_ctx *ctx, const uint8_t *map,
-		       size_t maplen, const uint8_t *p, size_t len)
-{
-	size_t lead = fh_kt_lead(ctx), n, cvb = ctx->algo->cv_bytes;
-
-	t->map = map;
-	t->maplen = maplen;
 	lead = lead < len ? lead : len;
-	if (!feed(t, ctx, p, lead))
-		return false;
-	p += lead;
-	len -= lead;
-	n = len / FH_KT_CHUNK;
-	/* Fewer leaves than a round of lanes per thread: not worth waking. */
-	if (n < 2 * (size_t)t->threads)
-		return feed(t, ctx, p, len);
-	if (n > t->cv_cap) {
-		uint8_t *c = realloc(t->cvs, n * cvb);
+	n = (len - lead) / FH_KT_CHUNK;
+	if (n > w->cv_cap) {
+		uint8_t *c = realloc(w->cvs, n * cvb);
 
-		if (!c)
-			return feed(t, ctx, p, len);
-		t->cvs = c;
-		t->cv_cap = n;
-	}
-	for (unsigned i = 0; i < t->threads; i++) {
-		size_t lo = n * i / t->threads, hi = n * (i + 1) / t->threads;
-
-		t->ranges[i] = (struct range){ p + lo * FH_KT_CHUNK, hi - lo,
-					       t->cvs + lo * cvb };
+		if (c) {
+			w->cvs = c;
+			w->cv_cap = n;
+		} else {
+			n = 0;  /* the caller hashes the window alone */
+		}
 	}
 	pthread_mutex_lock(&t->lock);
-	t->ctx = ctx;
-	t->shrank = false;
-	t->pending = t->threads - 1;
-	t->round++;
+	if (!t->algo) {         /* a team serves one input */
+		t->algo = ctx->algo;
+		t->single = ctx->kernel;
+		t->multi = ctx->kt.multi;
+	}
+	w->map = map;
+	w->maplen = maplen;
+	w->p = p;
+	w->lead = lead;
+	w->n = n;
+	w->tail = len - lead - n * FH_KT_CHUNK;
+	w->claimed = w->done = 0;
+	w->shrank = false;
+	t->count++;
+	t->held_bytes += len;
 	pthread_cond_broadcast(&t->work);
 	pthread_mutex_unlock(&t->lock);
+}
 
-	bool ok = run_range(t, &t->ranges[0]);
+bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
+{
+	struct window *w = &t->win[t->head];
+	struct claim c;
+	bool ok;
 
 	pthread_mutex_lock(&t->lock);
-	while (t->pending)
-		pthread_cond_wait(&t->done, &t->lock);
-	ok = ok && !t->shrank;
-	pthread_mutex_unlock(&t->lock);
-	if (!ok)
+	while (w->done < w->n && !w->shrank) {
+		if (claim_next(t, &c))
+			run_claim(t, &c);
+		else
+			pthread_cond_wait(&t->done, &t->lock);
+	}
+	if (w->shrank) {
+		/* Nothing more is claimed; wait out the claims in work, so
+		 * that no thread touches a window once this returns. */
+		t->given_up = true;
+		while (t->busy)
+			pthread_cond_wait(&t->done, &t->lock);
+		t->count = 0;
+		t->held_bytes = 0;
+		pthread_mutex_unlock(&t->lock);
 		return false;
-	fh_kt_add_leaves(ctx, t->cvs, n);
-	p += n * FH_KT_CHUNK;
-	len -= n * FH_KT_CHUNK;
-	return feed(t, ctx, p, len);
+	}
+	pthread_mutex_unlock(&t->lock);
+
+	const uint8_t *leaves = w->p + w->lead,
+		      *after = leaves + w->n * FH_KT_CHUNK;
+
+	ok = fh_input_update_guarded(ctx, w->map, w->maplen, w->p, w->lead);
+	if (ok) {
+		if (w->n)
+			fh_kt_add_leaves(ctx, w->cvs, w->n);
+		ok = fh_input_update_guarded(ctx, w->map, w->maplen, after,
+					     w->tail);
+	}
+	pthread_mutex_lock(&t->lock);
+	t->head = (t->head + 1) % FH_KT_TEAM_WINDOWS;
+	t->count--;
+	t->held_bytes -= w->lead + w->n * FH_KT_CHUNK + w->tail;
+	if (!ok) {
+		t->given_up = true;
+		while (t->busy)
+			pthread_cond_wait(&t->done, &t->lock);
+		t->count = 0;
+		t->held_bytes = 0;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return ok;
 }
