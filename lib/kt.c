@@ -72,9 +72,12 @@ static void store_cv(const struct fh_algo *a, const uint64_t state[25],
 
 /* Hashes LANES leaves at once on multi-buffer kernel K: leaf i at P[i],
  * its chaining value to CVS + i * cv_bytes for i < USED (the other lanes
- * repeat a leaf and are dropped). */
+ * repeat a leaf and are dropped).  With NODE, lane 0 is S_0 instead: its
+ * whole blocks are absorbed into a fresh state, written to NODE, and the
+ * chaining values are those of lanes 1..USED-1. */
 static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
-		      const uint8_t *const *p, unsigned used, uint8_t *cvs)
+		      const uint8_t *const *p, unsigned used, uint8_t *cvs,
+		      uint64_t node[25])
 {
 	static const size_t chunk = FH_KT_CHUNK;
 	const size_t rate = a->block_bytes, whole = chunk / rate * rate;
@@ -84,6 +87,8 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 
 	memset(states, 0, k->lanes * sizeof states[0]);
 	k->keccak_absorb_xn(states, p, chunk / rate, rate, a->rounds);
+	if (node)
+		memcpy(node, states[0], sizeof states[0]);
 	/* Each leaf's last block: its tail, padded with the leaf's domain. */
 	for (unsigned i = 0; i < k->lanes; i++) {
 		memcpy(last[i], p[i] + whole, chunk - whole);
@@ -91,8 +96,8 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 		lp[i] = last[i];
 	}
 	k->keccak_absorb_xn(states, lp, 1, rate, a->rounds);
-	for (unsigned i = 0; i < used; i++)
-		store_cv(a, states[i], cvs + i * a->cv_bytes);
+	for (unsigned i = node ? 1 : 0; i < used; i++, cvs += a->cv_bytes)
+		store_cv(a, states[i], cvs);
 }
 
 /* One whole leaf at P on single-stream kernel K. */
@@ -132,7 +137,7 @@ void fh_kt_leaves(const struct fh_algo *a, const struct fh_kernel *single,
 			for (unsigned i = 0; i < k->lanes; i++)
 				ptr[i] = p + (size_t)(i < used ? i : 0) *
 						     FH_KT_CHUNK;
-			leaves_xn(a, k, ptr, used, cvs);
+			leaves_xn(a, k, ptr, used, cvs, NULL);
 		}
 		p += (size_t)used * FH_KT_CHUNK;
 		cvs += (size_t)used * a->cv_bytes;
@@ -198,6 +203,40 @@ size_t fh_kt_lead(const fh_ctx *ctx)
 	return fh_kt_lead_after(ctx, 0);
 }
 
+/* The tree's first chunks, S_0 at P and N >= 1 whole leaves after it,
+ * given to a fresh context: S_0's whole blocks run in one lane of the
+ * multi-buffer kernel beside the first leaves, rather than alone on the
+ * single-stream kernel before them (a 64 KiB input is then one round of
+ * eight lanes).  Returns the chunks taken, S_0 included; 0 when no
+ * multi-buffer kernel runs them (the caller goes the usual way). */
+static size_t first_chunks(fh_ctx *ctx, const uint8_t *p, size_t n)
+{
+	const struct fh_algo *a = ctx->algo;
+	const struct fh_kernel *multi = ctx->kt.multi, *k;
+	const uint8_t *ptr[FH_MAX_LANES];
+	uint8_t cvs[FH_MAX_LANES * FH_MAX_DIGEST];
+	struct fh_sponge s = final_node(ctx);
+	size_t whole = FH_KT_CHUNK / a->block_bytes * a->block_bytes;
+	unsigned used;
+
+	k = fh_kernel_narrowest(multi, n + 1 < multi->lanes ? (unsigned)n + 1
+							     : multi->lanes,
+				fh_cpu_features());
+	if (!k)
+		return 0;
+	used = n + 1 < k->lanes ? (unsigned)n + 1 : k->lanes;
+	for (unsigned i = 0; i < k->lanes; i++)
+		ptr[i] = p + (size_t)(i < used ? i : 1) * FH_KT_CHUNK;
+	leaves_xn(a, k, ptr, used, cvs, ctx->state.keccak);
+	/* The sponge now stands as if S_0's whole blocks had gone through
+	 * it; its last bytes go the usual way. */
+	fh_sponge_absorb(a, ctx->kernel, &s, p + whole, FH_KT_CHUNK - whole);
+	ctx->total = FH_KT_CHUNK;
+	start_tree(ctx);
+	fh_kt_add_leaves(ctx, cvs, used - 1);
+	return used;
+}
+
 /* LEN more bytes of S. */
 static void absorb_s(fh_ctx *ctx, const uint8_t *p, size_t len)
 {
@@ -207,6 +246,12 @@ static void absorb_s(fh_ctx *ctx, const uint8_t *p, size_t len)
 	while (len) {
 		size_t take;
 
+		if (!ctx->total && ctx->kt.multi && len >= 2 * FH_KT_CHUNK &&
+		    (take = first_chunks(ctx, p, len / FH_KT_CHUNK - 1))) {
+			p += take * FH_KT_CHUNK;
+			len -= take * FH_KT_CHUNK;
+			continue;
+		}
 		if (!ctx->kt.tree && ctx->total < FH_KT_CHUNK) {
 			struct fh_sponge s = final_node(ctx);
 
