@@ -219,8 +219,12 @@ void fh_iostage_start(struct fh_iostage *io, unsigned depth, bool always)
 	io->always = always;
 	atomic_store(&io->cold, always);
 	io->th[0] = (struct fh_io_thread){ .io = io, .n = 0 };
+	/* Under the lock: the sampler may grow the stage at once, and must
+	 * find itself counted. */
+	pthread_mutex_lock(&io->lock);
 	if (start(io, 0))
 		io->nthreads = 1;
+	pthread_mutex_unlock(&io->lock);
 	if (always)
 		grow(io);
 }
