@@ -230,18 +230,31 @@ bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
 	return !len || fh_input_guarded(map, maplen, update_ctx, &u);
 }
 
-/* The populater: a queue of windows to fault in, and its thread.  A
- * request may reach the thread after its window was hashed and unmapped;
- * madvise then fails, or faults in whatever was mapped there since, which
- * is harmless either way. */
+/* The populater: a queue of requests, and its thread.  It faults in
+ * windows mapped ahead, and, when it is idle, asks for readahead
+ * (POSIX_FADV_WILLNEED, whose walk of a cold range costs 1.6 ms per
+ * 8 MiB here: time a hashing thread that keeps up with the disk does
+ * not lose; one that waits for the disk asks itself, at once).  A fault-in request may reach the
+ * thread after its window was hashed and unmapped; madvise then fails,
+ * or faults in whatever was mapped there since, which is harmless either
+ * way.  A readahead request names a descriptor, so its file waits for it
+ * (fh_populater_wait) before closing. */
 #define FH_POP_QUEUE 8
+
+struct pop_request {
+	void *p;                /* fault in N bytes at P; or, if NULL, */
+	size_t n;
+	int fd;                 /* read ahead N bytes of FD at OFF */
+	off_t off;
+};
 
 struct fh_populater {
 	pthread_mutex_t lock;
-	pthread_cond_t cv;
-	struct { void *p; size_t n; } q[FH_POP_QUEUE];
+	pthread_cond_t cv, done_cv;
+	struct pop_request q[FH_POP_QUEUE];
 	unsigned head, count;
-	bool started, stop, broken;
+	uint64_t queued, done;  /* requests taken, and carried out */
+	bool started, stop, broken, busy;
 	pthread_t tid;
 };
 
@@ -255,19 +268,24 @@ static void *populate_main(void *arg)
 			pthread_cond_wait(&p->cv, &p->lock);
 		if (p->stop)
 			break;
-		void *addr = p->q[p->head].p;
-		size_t n = p->q[p->head].n;
+		struct pop_request rq = p->q[p->head];
+		int err = 0;
 
 		p->head = (p->head + 1) % FH_POP_QUEUE;
 		p->count--;
+		p->busy = true;
 		pthread_mutex_unlock(&p->lock);
-		int rc = madvise(addr, n, MADV_POPULATE_READ);
-		int err = rc ? errno : 0;
-
+		if (rq.p)
+			err = madvise(rq.p, rq.n, MADV_POPULATE_READ) ? errno : 0;
+		else
+			posix_fadvise(rq.fd, rq.off, (off_t)rq.n, POSIX_FADV_WILLNEED);
 		pthread_mutex_lock(&p->lock);
 		/* Kernels before 5.14 know no MADV_POPULATE_READ. */
 		if (err == EINVAL)
 			p->broken = true;
+		p->done++;
+		p->busy = false;
+		pthread_cond_broadcast(&p->done_cv);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -280,6 +298,7 @@ struct fh_populater *fh_populater_new(void)
 	if (p) {
 		pthread_mutex_init(&p->lock, NULL);
 		pthread_cond_init(&p->cv, NULL);
+		pthread_cond_init(&p->done_cv, NULL);
 	}
 	return p;
 }
@@ -296,33 +315,46 @@ void fh_populater_free(struct fh_populater *p)
 		pthread_join(p->tid, NULL);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->done_cv);
 	free(p);
 }
 
-/* Asks P to fault in N bytes at ADDR; false if it cannot (then the
- * caller's own accesses fault them in). */
-static bool populate(struct fh_populater *p, void *addr, size_t n)
+/* Queues RQ on P; returns its ticket for pop_wait, or 0 if it cannot
+ * (then the caller does the work itself).  With IDLE, only if P has
+ * nothing to do: a request behind a fault-in that waits for the disk
+ * would wait too. */
+static uint64_t pop_queue(struct fh_populater *p, struct pop_request rq,
+			  bool idle)
 {
-	bool queued = false;
+	uint64_t ticket = 0;
 
 	if (!p)
-		return false;
+		return 0;
 	pthread_mutex_lock(&p->lock);
 	if (!p->started && !p->broken) {
 		p->started = pthread_create(&p->tid, NULL, populate_main, p) == 0;
 		p->broken = !p->started;
 	}
-	if (!p->broken && p->count < FH_POP_QUEUE) {
-		unsigned i = (p->head + p->count) % FH_POP_QUEUE;
-
-		p->q[i].p = addr;
-		p->q[i].n = n;
+	if (!p->broken && p->count < FH_POP_QUEUE &&
+	    !(idle && (p->busy || p->count))) {
+		p->q[(p->head + p->count) % FH_POP_QUEUE] = rq;
 		p->count++;
-		queued = true;
+		ticket = ++p->queued;
 		pthread_cond_signal(&p->cv);
 	}
 	pthread_mutex_unlock(&p->lock);
-	return queued;
+	return ticket;
+}
+
+/* Waits until P has carried out the request of TICKET (0: none). */
+static void pop_wait(struct fh_populater *p, uint64_t ticket)
+{
+	if (!ticket)
+		return;
+	pthread_mutex_lock(&p->lock);
+	while (p->done < ticket && !p->stop)
+		pthread_cond_wait(&p->done_cv, &p->lock);
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* A window of the file mapped for hashing: MAP, MAPLEN bytes, of which
@@ -358,10 +390,12 @@ enum fill {
 
 /* Maps the window of FD at POS, no longer than END - POS, its pages
  * faulted in as FILL says.  *COLD is set, for the rest of the file, once
- * a window mapped ahead is found not cached yet.  Returns 0 or an errno
+ * a window mapped ahead is found not cached yet; *TICKET becomes that of
+ * a readahead request given to the populater.  Returns 0 or an errno
  * value. */
 static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
-		      struct window *w, enum fill fill, bool *cold)
+		      struct window *w, enum fill fill, bool *cold,
+		      uint64_t *ticket)
 {
 	static long page;
 
@@ -392,40 +426,47 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
 	 * pieces: ask for the window after this one too, asynchronously.
 	 * Not while the file is cached: the request's page-cache walk cost
 	 * 4% of the time of a KT128 hash on a cached file (Zen 4). */
-	if (fill != FILL_NOW && *cold && end > pos + (off_t)w->len)
-		posix_fadvise(fd, pos + (off_t)w->len, FH_MAP_WINDOW,
-			      POSIX_FADV_WILLNEED);
-	if (fill == FILL_AHEAD && !populate(r->pop, w->map, w->maplen))
+	if (fill != FILL_NOW && *cold && end > pos + (off_t)w->len) {
+		struct pop_request rq = { NULL, FH_MAP_WINDOW, fd,
+					  pos + (off_t)w->len };
+		uint64_t t = pop_queue(r->pop, rq, true);
+
+		if (t)
+			*ticket = t;
+		else
+			posix_fadvise(fd, rq.off, FH_MAP_WINDOW,
+				      POSIX_FADV_WILLNEED);
+	}
+	if (fill == FILL_AHEAD &&
+	    !pop_queue(r->pop, (struct pop_request){ w->map, w->maplen, -1, 0 },
+		       false))
 		madvise(w->map, w->maplen, MADV_WILLNEED);
 	w->p = (const uint8_t *)w->map + skip;
 	return 0;
 }
 
-/* Hashes the mapped part of a regular file: [*POS, END), a window at a
- * time, the next one mapped (and faulted in by the populater) while this
- * one is hashed.  With a TEAM, the next window is submitted to it before
- * this one is retired, so its helpers never wait for the mapping.
- * Returns 0, an errno value or FH_ESHRANK; advances *POS. */
-static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
-		       struct fh_kt_team *team, off_t *pos, off_t end)
+/* hash_mapped's loop; *COLD and *TICKET as map_window has them. */
+static int hash_windows(struct fh_reader *r, int fd, fh_ctx *ctx,
+			struct fh_kt_team *team, off_t *pos, off_t end,
+			bool *cold, uint64_t *ticket)
 {
 	struct window cur = { 0 }, next = { 0 };
 	/* A team's threads fault in their own leaves: a populater beside
 	 * them would only take a core from them. */
 	enum fill later = team ? FILL_ON_DEMAND : r->pop ? FILL_AHEAD : FILL_NOW;
-	bool cold = false;
 	int err;
 
 	if (*pos >= end)
 		return 0;
-	if ((err = map_window(r, fd, *pos, end, &cur, FILL_NOW, &cold)) != 0)
+	if ((err = map_window(r, fd, *pos, end, &cur, FILL_NOW, cold, ticket)) != 0)
 		return err;
 	if (team)
 		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p, cur.len);
 	for (;;) {
 		off_t after = *pos + (off_t)cur.len;
 		bool ahead = after < end && later != FILL_NOW &&
-			     map_window(r, fd, after, end, &next, later, &cold) == 0;
+			     map_window(r, fd, after, end, &next, later, cold,
+					ticket) == 0;
 
 		if (ahead && team)
 			fh_kt_team_submit(team, ctx, next.map, next.maplen,
@@ -447,7 +488,9 @@ static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
 		if (after >= end)
 			return 0;
 		if (!ahead) {
-			if ((err = map_window(r, fd, after, end, &next, FILL_NOW, &cold)) != 0)
+			err = map_window(r, fd, after, end, &next, FILL_NOW,
+					 cold, ticket);
+			if (err)
 				return err;
 			if (team)
 				fh_kt_team_submit(team, ctx, next.map,
@@ -455,6 +498,23 @@ static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
 		}
 		cur = next;
 	}
+}
+
+/* Hashes the mapped part of a regular file: [*POS, END), a window at a
+ * time, the next one mapped (and faulted in by the populater) while this
+ * one is hashed.  With a TEAM, the next window is submitted to it before
+ * this one is retired, so its helpers never wait for the mapping.
+ * Returns 0, an errno value or FH_ESHRANK; advances *POS. */
+static int hash_mapped(struct fh_reader *r, int fd, fh_ctx *ctx,
+		       struct fh_kt_team *team, off_t *pos, off_t end)
+{
+	bool cold = false;
+	uint64_t ticket = 0;
+	int err = hash_windows(r, fd, ctx, team, pos, end, &cold, &ticket);
+
+	/* The descriptor outlives the populater's last request for it. */
+	pop_wait(r->pop, ticket);
+	return err;
 }
 
 /* Reads IN from its current offset to its end into CTX; *SIZE counts
