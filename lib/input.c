@@ -233,12 +233,12 @@ bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
 /* The populater: a queue of requests, and its thread.  It faults in
  * windows mapped ahead, and, when it is idle, asks for readahead
  * (POSIX_FADV_WILLNEED, whose walk of a cold range costs 1.6 ms per
- * 8 MiB here: time a hashing thread that keeps up with the disk does
- * not lose; one that waits for the disk asks itself, at once).  A fault-in request may reach the
- * thread after its window was hashed and unmapped; madvise then fails,
- * or faults in whatever was mapped there since, which is harmless either
- * way.  A readahead request names a descriptor, so its file waits for it
- * (fh_populater_wait) before closing. */
+ * 8 MiB here: time a hashing thread that keeps up with the disk does not
+ * lose; one that waits for the disk asks itself, at once).  A fault-in
+ * request may reach the thread after its window was hashed and unmapped;
+ * madvise then fails, or faults in whatever was mapped there since,
+ * which is harmless either way.  A readahead request names a descriptor,
+ * so its file waits for it (pop_wait) before the descriptor is closed. */
 #define FH_POP_QUEUE 8
 
 struct pop_request {
@@ -276,9 +276,11 @@ static void *populate_main(void *arg)
 		p->busy = true;
 		pthread_mutex_unlock(&p->lock);
 		if (rq.p)
-			err = madvise(rq.p, rq.n, MADV_POPULATE_READ) ? errno : 0;
+			err = madvise(rq.p, rq.n, MADV_POPULATE_READ) ? errno
+								       : 0;
 		else
-			posix_fadvise(rq.fd, rq.off, (off_t)rq.n, POSIX_FADV_WILLNEED);
+			posix_fadvise(rq.fd, rq.off, (off_t)rq.n,
+				      POSIX_FADV_WILLNEED);
 		pthread_mutex_lock(&p->lock);
 		/* Kernels before 5.14 know no MADV_POPULATE_READ. */
 		if (err == EINVAL)
@@ -383,7 +385,7 @@ static bool page_resident(const void *addr)
 /* How a window's pages are faulted in. */
 enum fill {
 	FILL_NOW,       /* by mmap itself (MAP_POPULATE) */
-	FILL_AHEAD,     /* by the populater, while the window before is hashed */
+	FILL_AHEAD,     /* by the populater, while the one before is hashed */
 	FILL_ON_DEMAND, /* by the threads that hash it, each its own part,
 			 * where it is cached; by the populater where not */
 };
@@ -453,15 +455,19 @@ static int hash_windows(struct fh_reader *r, int fd, fh_ctx *ctx,
 	struct window cur = { 0 }, next = { 0 };
 	/* A team's threads fault in their own leaves: a populater beside
 	 * them would only take a core from them. */
-	enum fill later = team ? FILL_ON_DEMAND : r->pop ? FILL_AHEAD : FILL_NOW;
+	enum fill later = team     ? FILL_ON_DEMAND
+			  : r->pop ? FILL_AHEAD
+				   : FILL_NOW;
 	int err;
 
 	if (*pos >= end)
 		return 0;
-	if ((err = map_window(r, fd, *pos, end, &cur, FILL_NOW, cold, ticket)) != 0)
+	err = map_window(r, fd, *pos, end, &cur, FILL_NOW, cold, ticket);
+	if (err)
 		return err;
 	if (team)
-		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p, cur.len);
+		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p,
+				  cur.len);
 	for (;;) {
 		off_t after = *pos + (off_t)cur.len;
 		bool ahead = after < end && later != FILL_NOW &&
