@@ -216,6 +216,18 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 	pthread_mutex_unlock(&t->lock);
 }
 
+/* The file shrank: nothing more is claimed, and the claims in work are
+ * waited out, so that no thread touches a window held once the caller
+ * goes on.  Under the lock. */
+static void give_up(struct fh_kt_team *t)
+{
+	t->given_up = true;
+	while (t->busy)
+		pthread_cond_wait(&t->done, &t->lock);
+	t->count = 0;
+	t->held_bytes = 0;
+}
+
 bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 {
 	struct window *w = &t->win[t->head];
@@ -230,13 +242,7 @@ bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 			pthread_cond_wait(&t->done, &t->lock);
 	}
 	if (w->shrank) {
-		/* Nothing more is claimed; wait out the claims in work, so
-		 * that no thread touches a window once this returns. */
-		t->given_up = true;
-		while (t->busy)
-			pthread_cond_wait(&t->done, &t->lock);
-		t->count = 0;
-		t->held_bytes = 0;
+		give_up(t);
 		pthread_mutex_unlock(&t->lock);
 		return false;
 	}
@@ -256,13 +262,8 @@ bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 	t->head = (t->head + 1) % FH_KT_TEAM_WINDOWS;
 	t->count--;
 	t->held_bytes -= w->lead + w->n * FH_KT_CHUNK + w->tail;
-	if (!ok) {
-		t->given_up = true;
-		while (t->busy)
-			pthread_cond_wait(&t->done, &t->lock);
-		t->count = 0;
-		t->held_bytes = 0;
-	}
+	if (!ok)
+		give_up(t);
 	pthread_mutex_unlock(&t->lock);
 	return ok;
 }
