@@ -120,7 +120,7 @@ static bool next(void *ctx, struct fh_job *job)
 						 : open(name, O_RDONLY | O_CLOEXEC);
 				err = fd < 0 ? errno : 0;
 			}
-			if (!err && !fh_lines_start(&k->lines, fd, FH_LIST_LINE_MAX))
+			if (!err && !fh_lines_start(&k->lines, fd, FH_LIST_LINE_MAX, '\n'))
 				err = ENOMEM;
 			if (err) {
 				if (fd >= 0 && !k->is_stdin)

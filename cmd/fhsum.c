@@ -3,12 +3,14 @@
  * (and cksum 9.8 for -a and -l); ../SPEC.md is the contract. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -401,9 +403,10 @@ int main(int argc, char **argv)
 	struct operands ops = {
 		.argv = argv + optind,
 		.argc = argc - optind,
-		.delim = c.files_delim,
+		.from = -1,
 		.recursive = c.recursive,
 	};
+	bool from_stdin = false;
 
 	if (c.files_from) {
 		if (ops.argc) {
@@ -412,14 +415,21 @@ int main(int argc, char **argv)
 				 c.files_delim ? "--files-from" : "--files0-from");
 			usage_error(NULL, NULL);
 		}
-		bool from_stdin = strcmp(c.files_from, "-") == 0;
-
+		from_stdin = strcmp(c.files_from, "-") == 0;
 		ops.from_name = from_stdin ? "standard input" : c.files_from;
 		fh_stdin_read = from_stdin;
-		ops.from = from_stdin ? stdin : fopen(c.files_from, "r");
-		if (!ops.from) {
+		ops.from = from_stdin ? STDIN_FILENO
+				      : open(c.files_from, O_RDONLY | O_CLOEXEC);
+		if (ops.from < 0) {
 			fh_error(errno, "cannot open %s for reading",
 				 fh_quote(c.files_from));
+			return EXIT_FAILURE;
+		}
+		/* No longer name can be opened (open(2) says ENAMETOOLONG). */
+		if (!fh_lines_start(&ops.names, ops.from, PATH_MAX,
+				    c.files_delim)) {
+			fh_error(ENOMEM, "%s", fh_quotef(ops.from_name,
+							 strlen(ops.from_name)));
 			return EXIT_FAILURE;
 		}
 	} else if (!ops.argc) {
@@ -430,8 +440,8 @@ int main(int argc, char **argv)
 	}
 	ok = c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops);
 	fh_operands_free(&ops);
-	if (ops.from && ops.from != stdin)
-		fclose(ops.from);
+	if (ops.from >= 0 && !from_stdin)
+		close(ops.from);
 	fh_out_flush();
 	if (!fh_close_stdin())
 		return EXIT_FAILURE;

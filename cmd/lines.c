@@ -14,7 +14,7 @@
 /* The first buffer: a read of this size takes hundreds of typical lines. */
 #define FH_LINES_FIRST (64u << 10)
 
-bool fh_lines_start(struct fh_lines *r, int fd, size_t max)
+bool fh_lines_start(struct fh_lines *r, int fd, size_t max, int delim)
 {
 	size_t cap = max < FH_LINES_FIRST ? max + 1 : FH_LINES_FIRST;
 
@@ -28,6 +28,7 @@ bool fh_lines_start(struct fh_lines *r, int fd, size_t max)
 	r->fd = fd;
 	r->start = r->end = 0;
 	r->max = max;
+	r->delim = delim;
 	r->skipping = r->eof = false;
 	r->err = 0;
 	return true;
@@ -77,7 +78,7 @@ enum fh_lines_status fh_lines_next(struct fh_lines *r, char **line, size_t *len)
 	char *nl;
 
 	while (r->skipping) {
-		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		nl = memchr(r->buf + r->start, r->delim, r->end - r->start);
 		if (nl) {
 			r->start = (size_t)(nl + 1 - r->buf);
 			r->skipping = false;
@@ -91,7 +92,7 @@ enum fh_lines_status fh_lines_next(struct fh_lines *r, char **line, size_t *len)
 		char *s = r->buf + r->start;
 		size_t have = r->end - r->start;
 
-		nl = memchr(s, '\n', have);
+		nl = memchr(s, r->delim, have);
 		*len = nl ? (size_t)(nl - s) : have;
 		if (*len > r->max) {
 			/* What is left of it, if anything, is read past on

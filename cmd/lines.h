@@ -1,6 +1,7 @@
-/* lines.h: the lines of a checksum list, read from a descriptor in
- * bounded memory: a line longer than the caller's limit is reported as
- * too long and read past, never held whole. */
+/* lines.h: the lines of a list (a checksum list, or the names of
+ * --files-from and --files0-from), read from a descriptor in bounded
+ * memory: a line longer than the caller's limit is reported as too long
+ * and read past, never held whole. */
 #ifndef FH_LINES_H
 #define FH_LINES_H
 
@@ -13,21 +14,23 @@ struct fh_lines {
 	size_t cap;
 	size_t start, end;      /* the bytes read but not yet returned */
 	size_t max;             /* the longest line returned whole */
+	int delim;              /* what ends a line: '\n', or '\0' */
 	bool skipping;          /* reading past the rest of a long line */
 	bool eof;
 	int err;                /* the read error that ended the input, or 0 */
 };
 
 enum fh_lines_status {
-	FH_LINES_LINE,          /* a line, without its '\n' */
+	FH_LINES_LINE,          /* a line, without its delimiter */
 	FH_LINES_TOO_LONG,      /* a line of more than MAX bytes */
 	FH_LINES_END,           /* the end of the input, or a read error */
 };
 
-/* Starts reading FD, with lines of up to MAX bytes returned whole.  R's
- * buffer is kept from one input to the next: zero R before its first
- * use.  Returns false when memory runs out. */
-bool fh_lines_start(struct fh_lines *r, int fd, size_t max);
+/* Starts reading FD, with lines of up to MAX bytes, each ended by DELIM
+ * (or by the end of the input), returned whole.  R's buffer is kept from
+ * one input to the next: zero R before its first use.  Returns false
+ * when memory runs out. */
+bool fh_lines_start(struct fh_lines *r, int fd, size_t max, int delim);
 
 /* The next line: FH_LINES_LINE sets *LINE and *LEN (the line is
  * followed by a NUL, and the caller may modify it; it stays valid until

@@ -4,6 +4,8 @@
  * are yielded. */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -109,10 +111,16 @@ static const char *join(struct operands *o, const char *dir, const char *name)
 	return o->path;
 }
 
-/* The next name from the command line or FROM, or NULL at the end. */
+/* The next name from the command line or FROM, or NULL at the end (with
+ * *ERR set if FROM could not be read).  A name of FROM too long for any
+ * system call to take is read past, not held: it comes back as
+ * "FROM:N" (N counting FROM's names from 1) with *ERR ENAMETOOLONG. */
 static const char *next_name(struct operands *o, int *err)
 {
-	if (!o->from) {
+	char *line;
+	size_t len;
+
+	if (o->from < 0) {
 		if (!o->argc)
 			return NULL;
 		o->argc--;
@@ -120,20 +128,29 @@ static const char *next_name(struct operands *o, int *err)
 	}
 	if (o->from_ended)
 		return NULL;
-	errno = 0;
-	ssize_t n = getdelim(&o->line, &o->line_cap, o->delim, o->from);
-
-	if (n < 0) {
-		/* A read error is reported once, and ends the names: reading
-		 * on would meet it again (a directory, a closed descriptor). */
-		if (ferror(o->from))
-			*err = errno ? errno : EIO;
-		o->from_ended = true;
-		return NULL;
+	switch (fh_lines_next(&o->names, &line, &len)) {
+	case FH_LINES_LINE:
+		o->names_read++;
+		return line;
+	case FH_LINES_TOO_LONG:
+		o->names_read++;
+		free(o->too_long);
+		if (asprintf(&o->too_long, "%s:%" PRIu64, o->from_name,
+			     o->names_read) < 0) {
+			o->too_long = NULL;
+			*err = ENOMEM;
+			return o->from_name;
+		}
+		*err = ENAMETOOLONG;
+		return o->too_long;
+	case FH_LINES_END:
+		break;
 	}
-	if (n > 0 && o->line[n - 1] == o->delim)
-		o->line[n - 1] = '\0';
-	return o->line;
+	/* A read error is reported once, and ends the names: reading on
+	 * would meet it again (a directory, a closed descriptor). */
+	*err = o->names.err;
+	o->from_ended = true;
+	return NULL;
 }
 
 bool fh_operands_next(struct operands *o, const char **path, int *err)
@@ -194,6 +211,8 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 		return false;
 	}
 	*path = name;
+	if (*err)
+		return true;
 	if (o->recursive && strcmp(name, "-") != 0 && stat(name, &st) == 0 &&
 	    S_ISDIR(st.st_mode)) {
 		*err = push(o, name);
@@ -207,8 +226,9 @@ void fh_operands_free(struct operands *o)
 {
 	while (o->walk)
 		pop(o);
-	free(o->line);
+	fh_lines_free(&o->names);
+	free(o->too_long);
 	free(o->path);
-	o->line = o->path = NULL;
-	o->line_cap = o->path_cap = 0;
+	o->too_long = o->path = NULL;
+	o->path_cap = 0;
 }

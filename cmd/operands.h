@@ -6,20 +6,22 @@
 #define FH_OPERANDS_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdint.h>
+
+#include "lines.h"
 
 struct walk_level;
 
 struct operands {
 	char **argv;            /* remaining command-line operands */
 	int argc;
-	FILE *from;             /* --files-from / --files0-from, or NULL */
+	int from;               /* --files-from / --files0-from, or -1 */
 	const char *from_name;
-	int delim;              /* '\n' or '\0' for FROM */
+	struct fh_lines names;  /* FROM's names (started by the caller) */
+	uint64_t names_read;    /* of them so far */
 	bool from_ended;        /* FROM met its end or a read error */
 	bool recursive;
-	char *line;             /* the last name read from FROM */
-	size_t line_cap;
+	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
 	struct walk_level *walk; /* the directory being walked, innermost */
 	char *path;             /* the last path built by the walk */
 	size_t path_cap;

@@ -92,6 +92,26 @@ PROG: list: no properly formatted checksum lines found" ] || fail "stderr: $(cat
 	[ "$kib" -lt 32768 ] || fail "peak resident set $kib KiB"
 }
 
+@test "streams: a 100 MB name in --files0-from is too long in under 32 MiB of memory; the names around it still hash" {
+	plain_process
+	[ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) not installed"
+	printf 'a' >a; printf 'b' >b
+	{ printf 'a\0'; head -c 100000000 /dev/zero | tr '\0' n; printf '\0b\0'; } >list0
+	local kib
+	kib=$(peak_kib run "$FHSUM" -a md5 --files0-from=list0)
+	normalise_err <run.err >run.err.n
+	[ "$(cat run.err.n)" = "PROG: 'list0:2': File name too long" ] ||
+		fail "stderr: $(head -c 300 run.err)"
+	md5sum a b >want.out
+	cmp want.out run.out || fail "stdout: $(cat run.out)"
+	[ "$kib" -lt 32768 ] || fail "peak resident set $kib KiB"
+	# The longest name open(2) takes still reaches it, and its error.
+	{ printf 'a\n'; head -c 4096 /dev/zero | tr '\0' n; printf '\n'; } >list
+	capture got fhsum -a md5 --files-from=list
+	[ "$(cat got.rc)" = 1 ] && grep -qx 'PROG: n*: File name too long' got.err ||
+		fail "4096-byte name: rc $(cat got.rc), stderr $(head -c 200 got.err)"
+}
+
 @test "streams: 300 valid lines of 2^20-bit SHAKE128 digests check in under 32 MiB of memory" {
 	[ -z "${FHSUM_WRAPPER-}" ] || skip "78 MB of list: too slow under an emulator"
 	[ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) not installed"
