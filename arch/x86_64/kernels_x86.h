@@ -16,6 +16,13 @@
  * SHA3-256 (`fhsum --benchmark`, three runs alternating, AMD EPYC Zen 4),
  * the round-constant addresses and the loop's end no longer folded. */
 
+/* RUN(A, B, NBLOCKS, RATE, ROUNDS) with ROUNDS a constant, so that the
+ * loop RUN inlines once per round count. */
+#define FH_KECCAK_BY_ROUNDS(run, a, b, nblocks, rate, rounds)               \
+	((rounds) == FH_KECCAK_P12_ROUNDS                                  \
+		 ? run(a, b, nblocks, rate, FH_KECCAK_P12_ROUNDS)           \
+		 : run(a, b, nblocks, rate, FH_KECCAK_F_ROUNDS))
+
 /* The single-stream entry points fh_keccak_absorb_NAME and
  * fh_keccak_permute_NAME over a kernel file's keccak_run(state, data,
  * nblocks, rate, rounds), which must inline with ROUNDS constant
@@ -26,12 +33,8 @@
 					    size_t nblocks, size_t rate,   \
 					    unsigned rounds)               \
 	{                                                                  \
-		if (rounds == FH_KECCAK_P12_ROUNDS)                        \
-			keccak_run(state, data, nblocks, rate,             \
-				   FH_KECCAK_P12_ROUNDS);                  \
-		else                                                       \
-			keccak_run(state, data, nblocks, rate,             \
-				   FH_KECCAK_F_ROUNDS);                    \
+		FH_KECCAK_BY_ROUNDS(keccak_run, state, data, nblocks, rate, \
+				    rounds);                               \
 	}                                                                  \
 	static void fh_keccak_permute_##name(uint64_t state[25],           \
 					     unsigned rounds)              \
@@ -47,12 +50,8 @@
 					    size_t nblocks, size_t rate,   \
 					    unsigned rounds)               \
 	{                                                                  \
-		if (rounds == FH_KECCAK_P12_ROUNDS)                        \
-			run(states, data, nblocks, rate,                   \
-			    FH_KECCAK_P12_ROUNDS);                         \
-		else                                                       \
-			run(states, data, nblocks, rate,                   \
-			    FH_KECCAK_F_ROUNDS);                           \
+		FH_KECCAK_BY_ROUNDS(run, states, data, nblocks, rate,      \
+				    rounds);                               \
 	}
 
 /* MD5 on the general registers with BMI1 (md5_bmi.S). */
