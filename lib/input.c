@@ -368,16 +368,14 @@ struct window {
 	size_t len;
 };
 
-/* Whether the page at ADDR of a mapped file is in the page cache and
- * read (mincore(2)); false where the kernel cannot tell.  Pages still
- * being read in do not count, and asking leaves readahead alone. */
-static bool page_resident(const void *addr)
+/* Whether the page (of PAGE bytes) at ADDR of a mapped file is in the
+ * page cache and read (mincore(2)); false where the kernel cannot tell.
+ * Pages still being read in do not count, and asking leaves readahead
+ * alone. */
+static bool page_resident(const void *addr, long page)
 {
-	static long page;
 	unsigned char vec = 0;
 
-	if (!page)
-		page = sysconf(_SC_PAGESIZE);
 	return mincore((void *)((uintptr_t)addr & ~(uintptr_t)(page - 1)),
 		       (size_t)page, &vec) == 0 && (vec & 1);
 }
@@ -417,7 +415,7 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
 	/* A file read in order is cached up to some point: its windows'
 	 * last pages tell when that point is passed. */
 	if (fill != FILL_NOW && !*cold &&
-	    !page_resident((const uint8_t *)w->map + w->maplen - 1))
+	    !page_resident((const uint8_t *)w->map + w->maplen - 1, page))
 		*cold = true;
 	/* From a disk, faults wait: the populater waits instead, while the
 	 * window before is hashed. */
