@@ -397,10 +397,9 @@ static int map_window(struct fh_reader *r, int fd, off_t pos, off_t end,
 		      struct window *w, enum fill fill, bool *cold,
 		      uint64_t *ticket)
 {
-	static long page;
-
-	if (!page)
-		page = sysconf(_SC_PAGESIZE);
+	/* Asked each time (libc returns a value it holds): a static set on
+	 * first use would be written by several workers at once. */
+	const long page = sysconf(_SC_PAGESIZE);
 	off_t base = pos & ~(off_t)(page - 1);
 	size_t skip = (size_t)(pos - base);
 
