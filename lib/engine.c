@@ -27,16 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "input.h"
 #include "iostage.h"
+#include "guard.h"
 #include "lanes.h"
-#include "storage.h"
+#include "os.h"
 
 /* The slots of the window, besides those for the look-ahead and the
  * workers (see fh_engine_run). */
@@ -523,15 +522,8 @@ static int fd_limit(void)
 static unsigned auto_depth(const struct fh_engine_opts *opts, void *ctx,
 			   const char *path)
 {
-	struct stat st;
 	char why[160], line[224];
-	enum fh_storage kind = FH_STORAGE_UNKNOWN;
-
-	if (stat(path, &st) == 0)
-		kind = fh_storage_of("/sys", major(st.st_dev), minor(st.st_dev),
-				     why, sizeof why);
-	else
-		snprintf(why, sizeof why, "first input not found");
+	enum fh_storage kind = fh_os_storage(path, why, sizeof why);
 	unsigned depth = kind == FH_STORAGE_ROTATING ? 1 : FH_IO_DEPTH_DEFAULT;
 
 	if (opts->note) {
@@ -676,7 +668,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	e.fds.limit = fd_limit();
 	e.seq = depth == 1;
 	fh_iostage_init(&e.io, &io_ops, &e, &e.fds, &e.tail, &e.claim);
-	fh_input_init();
+	fh_guard_init();
 	wq_init(&e.work);
 	wq_init(&e.done);
 	wq_init(&e.opened);
@@ -746,8 +738,9 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			while (e.started < workers && waiting >= min_waiting) {
 				ws[e.started] = (struct worker){
 					.e = &e, .meter = &e.meters[1 + e.started] };
-				if (pthread_create(&tids[e.started], NULL, worker,
-						   &ws[e.started]) != 0)
+				if (fh_thread_start(&tids[e.started], worker,
+						    &ws[e.started],
+						    FH_STACK_WORKER) != 0)
 					break;
 				e.started++;
 			}

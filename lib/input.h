@@ -12,6 +12,8 @@
 #include <sys/types.h>
 
 #include "fhsum.h"
+#include "meter.h"
+#include "window.h"
 
 /* Bytes per read(2).  Small enough that the copy out of the page cache
  * stays in L2: over 4096 cached 128 KiB files (2-core AMD EPYC), 64 KiB
@@ -32,21 +34,6 @@
  * time mapped and 121 ms read, with wall times within 3%. */
 #define FH_MAP_MIN (1u << 20)
 
-/* Bytes hashed by one thread, for progress: written by that thread alone,
- * read by the caller's; a cache line of its own. */
-struct fh_meter {
-	_Atomic uint64_t bytes;
-	char pad[64 - sizeof(uint64_t)];
-};
-
-static inline void fh_meter_add(struct fh_meter *m, uint64_t n)
-{
-	if (m)
-		atomic_store_explicit(&m->bytes,
-				      atomic_load_explicit(&m->bytes, memory_order_relaxed) + n,
-				      memory_order_relaxed);
-}
-
 /* The descriptors the engine holds open, against a limit under
  * RLIMIT_NOFILE: the I/O stage and the lanes open no more than that. */
 struct fh_fds {
@@ -64,18 +51,6 @@ struct fh_input {
 	uint64_t dev;           /* st_dev, for the storage's kind */
 };
 
-/* A thread that faults in the pages of mapped windows ahead of the
- * threads hashing them (madvise MADV_POPULATE_READ), so that a large
- * mapped file costs its hashing thread no page faults: shared by the
- * readers of one engine run. */
-struct fh_populater;
-
-/* A populater, or NULL (out of memory or threads); its thread starts
- * with the first request.  Thread-safe. */
-struct fh_populater *fh_populater_new(void);
-/* Stops its thread and frees it; NULL is fine. */
-void fh_populater_free(struct fh_populater *p);
-
 struct fh_reader {
 	uint8_t *buf;           /* read buffer, BUFSIZE bytes */
 	size_t bufsize;
@@ -86,10 +61,6 @@ struct fh_reader {
 	 * input together (kt_team.h); 0 or 1: this thread alone. */
 	unsigned kt_threads;
 };
-
-/* Installs the SIGBUS handler that turns a fault in a mapped window of a
- * shrinking file into FH_ESHRANK.  Call before any thread hashes. */
-void fh_input_init(void);
 
 /* Opens PATH for hashing into IN, counting the descriptor in FDS (may be
  * NULL): open(2) with O_NONBLOCK, so a FIFO without a writer does not
@@ -110,8 +81,8 @@ void fh_input_close(struct fh_input *in, struct fh_fds *fds);
 ssize_t fh_input_read(struct fh_input *in, void *buf, size_t n, uint64_t total,
 		      bool *eof);
 /* fh_input_read for a regular file, but never waiting for the disk
- * (preadv2 with RWF_NOWAIT): -EAGAIN when none of the bytes asked for is
- * in the page cache yet.  Where the kernel cannot tell, it waits as
+ * (fh_os_read_cached): -EAGAIN when none of the bytes asked for is in
+ * the page cache yet.  Where the system cannot tell, it waits as
  * fh_input_read does. */
 ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
 			  uint64_t total, bool *eof);
@@ -130,13 +101,4 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
 		  uint64_t *size);
-/* Runs FN(ARG) with the SIGBUS guard over the mapped window MAP of MAPLEN
- * bytes: false when FN touched a page of it past the end of a file that
- * shrank (FN was cut short).  Nothing FN changes should be relied on
- * after false.  Thread-safe: the guard is the calling thread's. */
-bool fh_input_guarded(const uint8_t *map, size_t maplen, void (*fn)(void *),
-		      void *arg);
-/* fh_update(CTX, P, LEN) under that guard, P..P+LEN lying in MAP. */
-bool fh_input_update_guarded(fh_ctx *ctx, const uint8_t *map, size_t maplen,
-			     const uint8_t *p, size_t len);
 #endif

@@ -4,7 +4,7 @@
  * past the workers' claim cursor and within a budget of bytes and
  * descriptors, opens its input (fh_input_open: open and fstat) and, for a
  * regular file, probes whether its first page is cached.  If it is not,
- * posix_fadvise(WILLNEED) starts the reads of its first FH_AHEAD_FILE
+ * fh_os_read_ahead starts the reads of its first FH_AHEAD_FILE
  * bytes (within FH_AHEAD_BYTES for all the files opened ahead), which the
  * kernel issues asynchronously; the worker's reads then
  * find the data arriving or arrived.  The stage starts warm: one thread
@@ -13,13 +13,10 @@
  * close: nothing more).  One uncached sample turns it cold, and all its
  * threads look ahead; FH_WARM_AFTER cached inputs in a row turn it warm
  * again. */
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/uio.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "iostage.h"
+#include "os.h"
 
 /* Bytes of one file asked ahead: the kernel's own readahead takes over
  * behind the reader for the rest of a longer one.  And the bytes asked
@@ -32,8 +29,6 @@
  * files of 128 KiB took 1.10-1.18x whatever the budget. */
 #define FH_AHEAD_FILE (2u << 20)
 #define FH_AHEAD_BYTES (16u << 20)
-/* The I/O threads' stacks: ample for open, fstat and posix_fadvise. */
-#define FH_IO_STACK (128u << 10)
 /* Cached inputs in a row that make the stage warm. */
 #define FH_WARM_AFTER 64
 /* How often a warm stage samples an input, and how far ahead of the
@@ -47,27 +42,8 @@ void fh_iostage_init(struct fh_iostage *io, const struct fh_iostage_ops *ops,
 {
 	*io = (struct fh_iostage){ .ops = ops, .arg = arg, .fds = fds,
 				   .tail = tail, .claim = claim };
-	atomic_store(&io->nowait_works, true);
 	pthread_mutex_init(&io->lock, NULL);
 	pthread_cond_init(&io->cv, NULL);
-}
-
-/* 1 if the first byte of FD is cached, 0 if not, -1 if this kernel or
- * file system cannot tell (RWF_NOWAIT unsupported). */
-static int probe_cached(struct fh_iostage *io, int fd)
-{
-	char c;
-	struct iovec v = { .iov_base = &c, .iov_len = 1 };
-
-	if (!atomic_load_explicit(&io->nowait_works, memory_order_relaxed))
-		return -1;
-	if (preadv2(fd, &v, 1, 0, RWF_NOWAIT) >= 0)
-		return 1;
-	if (errno == EAGAIN)
-		return 0;
-	if (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS)
-		atomic_store(&io->nowait_works, false);
-	return -1;
 }
 
 static void *io_main(void *arg);
@@ -75,14 +51,8 @@ static void *io_main(void *arg);
 /* Starts thread N on a small stack: it only opens, probes and advises. */
 static bool start(struct fh_iostage *io, unsigned n)
 {
-	pthread_attr_t attr;
-	bool ok;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, FH_IO_STACK);
-	ok = pthread_create(&io->tids[n], &attr, io_main, &io->th[n]) == 0;
-	pthread_attr_destroy(&attr);
-	return ok;
+	return fh_thread_start(&io->tids[n], io_main, &io->th[n],
+			       FH_STACK_SMALL) == 0;
 }
 
 /* Starts the threads not yet started (all but the sampler). */
@@ -120,7 +90,7 @@ static void open_one(struct fh_iostage *io, uint64_t index, const char *path)
 	int err = fh_input_open(path, &in, io->fds);
 
 	if (!err && in.regular && in.size > 0) {
-		int cached = probe_cached(io, in.fd);
+		int cached = fh_os_cached(in.fd, 0);
 
 		if (cached == 1) {
 			if (atomic_fetch_add(&io->hits, 1) + 1 >= FH_WARM_AFTER && !io->always)
@@ -134,7 +104,7 @@ static void open_one(struct fh_iostage *io, uint64_t index, const char *path)
 				}
 			}
 			ahead = in.size < FH_AHEAD_FILE ? in.size : FH_AHEAD_FILE;
-			posix_fadvise(in.fd, 0, (off_t)ahead, POSIX_FADV_WILLNEED);
+			fh_os_read_ahead(in.fd, 0, (off_t)ahead);
 			atomic_fetch_add(&io->ahead, ahead);
 		}
 	}

@@ -1,10 +1,10 @@
 /* iostage.h: the engine's I/O stage.  A few threads open the inputs a
- * little ahead of the hashing workers and ask the kernel to start reading
- * them (posix_fadvise WILLNEED), so that a cold disk has many requests in
+ * little ahead of the hashing workers and ask the system to start reading
+ * them (fh_os_read_ahead), so that a cold disk has many requests in
  * flight while the workers hash what has arrived; each descriptor is
  * handed to the worker that hashes its input.  Whether the data is cached
- * is probed as it goes (preadv2 with RWF_NOWAIT, which never waits for
- * the disk): while it is, the stage rests and only samples now and then,
+ * is probed as it goes (fh_os_cached, which never waits for the disk):
+ * while it is, the stage rests and only samples now and then,
  * so a warm run pays almost nothing for it.  Internal to the engine. */
 #ifndef FH_IOSTAGE_H
 #define FH_IOSTAGE_H
@@ -57,7 +57,6 @@ struct fh_iostage {
 	_Atomic unsigned hits;          /* cached inputs seen in a row */
 	_Atomic uint64_t ahead;         /* bytes asked for, not yet taken */
 	_Atomic unsigned sleepers;
-	_Atomic bool nowait_works;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	pthread_t tids[FH_IO_THREADS];

@@ -17,18 +17,19 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "input.h"
+#include "guard.h"
 #include "kt.h"
 #include "kt_team.h"
+#include "os.h"
 
 /* Leaves one claim hashes: 256 KiB, four rounds of eight lanes.  Large
- * enough that claiming (a lock) and the SIGBUS guard (a sigsetjmp) cost
+ * enough that claiming (a lock) and the fault guard (a sigsetjmp) cost
  * nothing measurable, small enough that the last claims of a file end
  * close together. */
 #define FH_KT_CLAIM 32
 
 struct window {
-	const uint8_t *map;     /* the mapping, for the SIGBUS guard */
+	const uint8_t *map;     /* the mapping, for the fault guard */
 	size_t maplen;
 	const uint8_t *p;       /* the window's bytes */
 	size_t lead;            /* to the context before the leaves */
@@ -37,7 +38,7 @@ struct window {
 	uint8_t *cvs;           /* the leaves' chaining values */
 	size_t cv_cap;          /* leaves CVS has room for */
 	size_t claimed, done;   /* leaves handed out, and hashed */
-	bool shrank;
+	bool failed;          /* a page could not be had */
 };
 
 struct fh_kt_team {
@@ -46,7 +47,7 @@ struct fh_kt_team {
 	pthread_cond_t done;    /* the caller: a claim ended */
 	unsigned threads, started;
 	bool stop;
-	bool given_up;          /* a window shrank: claim nothing more */
+	bool given_up;          /* a window failed: claim nothing more */
 	unsigned busy;          /* claims being hashed */
 	/* The kernels of the windows held (those of the context). */
 	const struct fh_algo *algo;
@@ -97,15 +98,15 @@ static void hash_claim(void *arg)
 		     w->cvs + c->first * t->algo->cv_bytes);
 }
 
-/* Hashes claim C with the lock released, under the SIGBUS guard of its
+/* Hashes claim C with the lock released, under the fault guard of its
  * window, and books it. */
 static void run_claim(struct fh_kt_team *t, struct claim *c)
 {
 	pthread_mutex_unlock(&t->lock);
-	bool ok = fh_input_guarded(c->w->map, c->w->maplen, hash_claim, c);
+	bool ok = fh_guard_run(c->w->map, c->w->maplen, hash_claim, c);
 	pthread_mutex_lock(&t->lock);
 	if (!ok)
-		c->w->shrank = true;
+		c->w->failed = true;
 	c->w->done += c->n;
 	t->busy--;
 	pthread_cond_signal(&t->done);
@@ -143,7 +144,8 @@ struct fh_kt_team *fh_kt_team_new(unsigned threads)
 		return NULL;
 	}
 	for (unsigned i = 0; i + 1 < threads; i++) {
-		if (pthread_create(&t->tids[i], NULL, helper_main, t) != 0)
+		if (fh_thread_start(&t->tids[i], helper_main, t,
+				    FH_STACK_WORKER) != 0)
 			break;
 		t->started++;
 	}
@@ -209,14 +211,14 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 	w->n = n;
 	w->tail = len - lead - n * FH_KT_CHUNK;
 	w->claimed = w->done = 0;
-	w->shrank = false;
+	w->failed = false;
 	t->count++;
 	t->held_bytes += len;
 	pthread_cond_broadcast(&t->work);
 	pthread_mutex_unlock(&t->lock);
 }
 
-/* The file shrank: nothing more is claimed, and the claims in work are
+/* A page could not be had: nothing more is claimed, and the claims in work are
  * waited out, so that no thread touches a window held once the caller
  * goes on.  Under the lock. */
 static void give_up(struct fh_kt_team *t)
@@ -235,13 +237,13 @@ bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 	bool ok;
 
 	pthread_mutex_lock(&t->lock);
-	while (w->done < w->n && !w->shrank) {
+	while (w->done < w->n && !w->failed) {
 		if (claim_next(t, &c))
 			run_claim(t, &c);
 		else
 			pthread_cond_wait(&t->done, &t->lock);
 	}
-	if (w->shrank) {
+	if (w->failed) {
 		give_up(t);
 		pthread_mutex_unlock(&t->lock);
 		return false;
@@ -251,11 +253,11 @@ bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 	const uint8_t *leaves = w->p + w->lead,
 		      *after = leaves + w->n * FH_KT_CHUNK;
 
-	ok = fh_input_update_guarded(ctx, w->map, w->maplen, w->p, w->lead);
+	ok = fh_guard_update(ctx, w->map, w->maplen, w->p, w->lead);
 	if (ok) {
 		if (w->n)
 			fh_kt_add_leaves(ctx, w->cvs, w->n);
-		ok = fh_input_update_guarded(ctx, w->map, w->maplen, after,
+		ok = fh_guard_update(ctx, w->map, w->maplen, after,
 					     w->tail);
 	}
 	pthread_mutex_lock(&t->lock);

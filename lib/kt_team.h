@@ -38,8 +38,9 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
  * the helpers until its leaves are done: CTX then stands as if fh_update
  * had been given its bytes (the chaining values in leaf order, so the
  * digest is the same as one thread's), and the window may be unmapped.
- * Returns false when the file shrank under any window (SIGBUS in any
- * thread): then every window held is given up, none is touched any
+ * Returns false when a page of any window could not be had (the file
+ * shrank, or a read failed: a fault in any thread): then every window
+ * held is given up, none is touched any
  * more, and CTX is unusable. */
 bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx);
 

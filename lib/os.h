@@ -1,0 +1,79 @@
+/* os.h: the engine's window on the operating system.  Everything that only
+ * some systems offer (asking whether data is cached, starting reads ahead,
+ * faulting a mapping in, the kind of storage under a file) sits behind
+ * these few calls, so that the engine keeps its policy and names no
+ * system.  Two implementations, one chosen by Meson (-Dos_layer):
+ * os_linux.c, and os_posix.c for macOS, FreeBSD and any other POSIX
+ * system (it also builds on Linux, where CI tests it).  Every call is a
+ * hint or a question: where a system cannot answer, the engine still
+ * reads every byte correctly, only with less overlap.  Internal to the
+ * engine; every function is thread-safe. */
+#ifndef FH_OS_H
+#define FH_OS_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "storage.h"
+
+/* The layer's name, for --debug ("linux", "posix (macOS)"...). */
+const char *fh_os_layer(void);
+
+/* Whether the byte at OFF of the regular file FD is in the page cache:
+ * 1 yes, 0 no, -1 when this system (or file system) cannot tell.  Never
+ * waits for the disk and leaves the file's offset alone. */
+int fh_os_cached(int fd, off_t off);
+
+/* Reads up to N bytes of FD at its current offset into BUF, but only from
+ * the page cache: the bytes read (the offset advanced), -EAGAIN when none
+ * of them is cached, -ENOTSUP where the system cannot read so (then the
+ * caller reads as usual), or another -errno. */
+ssize_t fh_os_read_cached(int fd, void *buf, size_t n);
+
+/* Asks for [OFF, OFF + LEN) of FD to be read into the cache, without
+ * waiting for it. */
+void fh_os_read_ahead(int fd, off_t off, off_t len);
+
+/* FD will be read in order to its end: read ahead generously. */
+void fh_os_read_sequential(int fd);
+
+/* Faults in the LEN bytes of the mapping at P (page-aligned) ahead of
+ * their use, waiting for them: 0, or an errno value (EFAULT where a page
+ * could not be read, ENOSYS where the system has no such call).  Only a
+ * hint: under a read error a page stays out, and the access that needs
+ * it, or a read(2), is what reports the error.  Never MAP_POPULATE,
+ * whose kernel loop retries a failing read without end. */
+int fh_os_populate(void *p, size_t len);
+
+/* Whether the page holding ADDR, in a mapping, is in memory and read:
+ * 1 yes, 0 no or unknown.  Leaves readahead alone. */
+int fh_os_resident(const void *addr);
+
+/* The kind of storage holding PATH (for the I/O depth), with a few words
+ * on how it was decided in WHY (WHYLEN bytes). */
+enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen);
+
+/* Stack sizes of the engine's threads, set explicitly: the C libraries'
+ * defaults range from 128 KiB (musl) to 8 MiB (glibc). */
+#define FH_STACK_WORKER (1u << 20)  /* contexts, lanes, kernels' frames */
+#define FH_STACK_SMALL (128u << 10) /* threads that only make calls */
+
+/* pthread_create(TID, FN, ARG) on a stack of STACK bytes: 0 or an errno
+ * value.  Plain POSIX, the same everywhere. */
+static inline int fh_thread_start(pthread_t *tid, void *(*fn)(void *),
+				  void *arg, size_t stack)
+{
+	pthread_attr_t attr;
+	int err = pthread_attr_init(&attr);
+
+	if (err)
+		return err;
+	err = pthread_attr_setstacksize(&attr, stack);
+	if (!err)
+		err = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+#endif

@@ -1,0 +1,144 @@
+/* os_linux.c: the OS layer (os.h) for Linux, with glibc or musl.
+ * preadv2(RWF_NOWAIT) tells and reads what is cached (Linux 4.14; musl
+ * 1.2.3 has no wrapper, so the system call is made directly), fadvise
+ * starts readahead, MADV_POPULATE_READ faults a mapping in (Linux 5.14),
+ * mincore tells residency, and sysfs the kind of disk.  A static binary
+ * meets old kernels: each call that a kernel refuses as unknown (ENOSYS,
+ * EINVAL, EOPNOTSUPP) is not asked again. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "os.h"
+
+/* The kernel's values (include/uapi/linux/fs.h, mman-common.h), for C
+ * libraries whose headers predate them. */
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+const char *fh_os_layer(void)
+{
+	return "linux";
+}
+
+/* preadv2 of one buffer at OFF (-1: the file's offset), never waiting. */
+static ssize_t pread_nowait(int fd, void *buf, size_t n, off_t off)
+{
+	struct iovec v = { .iov_base = buf, .iov_len = n };
+	ssize_t got;
+
+	do {
+#ifdef FH_HAVE_PREADV2
+		got = preadv2(fd, &v, 1, off, RWF_NOWAIT);
+#elif defined(SYS_preadv2)
+		/* 64-bit ABIs take the offset whole in the low word. */
+		got = syscall(SYS_preadv2, fd, &v, 1, (long)off, 0L, RWF_NOWAIT);
+#else
+		errno = ENOSYS;
+		got = -1;
+#endif
+	} while (got < 0 && errno == EINTR);
+	return got < 0 ? -errno : got;
+}
+
+/* Whether RWF_NOWAIT reads work here: cleared at the first refusal
+ * (kernels before 4.14, file systems without it). */
+static _Atomic bool nowait_works = true;
+
+static bool refused(ssize_t err)
+{
+	return err == -EOPNOTSUPP || err == -EINVAL || err == -ENOSYS;
+}
+
+int fh_os_cached(int fd, off_t off)
+{
+	char c;
+	ssize_t got;
+
+	if (!atomic_load_explicit(&nowait_works, memory_order_relaxed))
+		return -1;
+	got = pread_nowait(fd, &c, 1, off);
+	if (got >= 0)
+		return 1;
+	if (got == -EAGAIN)
+		return 0;
+	if (refused(got))
+		atomic_store(&nowait_works, false);
+	return -1;
+}
+
+ssize_t fh_os_read_cached(int fd, void *buf, size_t n)
+{
+	ssize_t got;
+
+	if (!atomic_load_explicit(&nowait_works, memory_order_relaxed))
+		return -ENOTSUP;
+	got = pread_nowait(fd, buf, n, -1);
+	if (refused(got)) {
+		atomic_store(&nowait_works, false);
+		return -ENOTSUP;
+	}
+	return got;
+}
+
+void fh_os_read_ahead(int fd, off_t off, off_t len)
+{
+	posix_fadvise(fd, off, len, POSIX_FADV_WILLNEED);
+}
+
+void fh_os_read_sequential(int fd)
+{
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+/* Whether MADV_POPULATE_READ works (Linux 5.14; EINVAL before). */
+static _Atomic bool populate_works = true;
+
+int fh_os_populate(void *p, size_t len)
+{
+	if (!atomic_load_explicit(&populate_works, memory_order_relaxed))
+		return ENOSYS;
+	if (madvise(p, len, MADV_POPULATE_READ) == 0)
+		return 0;
+	if (errno == EINVAL) {
+		atomic_store(&populate_works, false);
+		/* At least start the reads; the accesses wait for them. */
+		madvise(p, len, MADV_WILLNEED);
+		return ENOSYS;
+	}
+	return errno;
+}
+
+int fh_os_resident(const void *addr)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	unsigned char vec = 0;
+
+	return mincore((void *)((uintptr_t)addr & ~(page - 1)), (size_t)page,
+		       &vec) == 0 && (vec & 1);
+}
+
+enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		snprintf(why, whylen, "first input not found");
+		return FH_STORAGE_UNKNOWN;
+	}
+	return fh_storage_of("/sys", major(st.st_dev), minor(st.st_dev), why,
+			     whylen);
+}

@@ -1,0 +1,333 @@
+/* window.c: a large regular file hashed through mapped windows (see
+ * window.h).  The first window is faulted in by the hashing thread
+ * itself (MADV_POPULATE_READ where there is one), each later one by the
+ * populater while the one before is hashed; from a cold disk the window
+ * after that is asked for too.  A team's threads fault their own leaves
+ * in while the file is cached.  Populating is only ever a hint: under a
+ * persistent read error Linux retries a MAP_POPULATE without end (a
+ * FUSE file failing with EIO kept mmap in the kernel for ten minutes),
+ * while MADV_POPULATE_READ gives up with EFAULT and a plain access
+ * raises SIGBUS at once.  So the hashing threads' own accesses, under
+ * the fault guard, are what meet an error, and a read(2) of the failed
+ * window then tells a read error (its errno) from a file that shrank. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "guard.h"
+#include "kt.h"
+#include "kt_team.h"
+#include "os.h"
+#include "window.h"
+
+/* The populater: a queue of requests, and its thread.  It faults in
+ * windows mapped ahead, and, when it is idle, asks for readahead (on
+ * Linux POSIX_FADV_WILLNEED, whose walk of a cold range costs 1.6 ms per
+ * 8 MiB here: time a hashing thread that keeps up with the disk does not
+ * lose; one that waits for the disk asks itself, at once).  A fault-in
+ * request may reach the thread after its window was hashed and unmapped;
+ * it then fails, or faults in whatever was mapped there since, which is
+ * harmless either way.  Where the system cannot fault a mapping in
+ * (fh_os_populate: ENOSYS), the thread is not used again.  A readahead request names a descriptor,
+ * so its file waits for it (pop_wait) before the descriptor is closed. */
+#define FH_POP_QUEUE 8
+
+struct pop_request {
+	void *p;                /* fault in N bytes at P; or, if NULL, */
+	size_t n;
+	int fd;                 /* read ahead N bytes of FD at OFF */
+	off_t off;
+};
+
+struct fh_populater {
+	pthread_mutex_t lock;
+	pthread_cond_t cv, done_cv;
+	struct pop_request q[FH_POP_QUEUE];
+	unsigned head, count;
+	uint64_t queued, done;  /* requests taken, and carried out */
+	bool started, stop, broken, busy;
+	pthread_t tid;
+};
+
+static void *populate_main(void *arg)
+{
+	struct fh_populater *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->count && !p->stop)
+			pthread_cond_wait(&p->cv, &p->lock);
+		if (p->stop)
+			break;
+		struct pop_request rq = p->q[p->head];
+		int err = 0;
+
+		p->head = (p->head + 1) % FH_POP_QUEUE;
+		p->count--;
+		p->busy = true;
+		pthread_mutex_unlock(&p->lock);
+		if (rq.p)
+			err = fh_os_populate(rq.p, rq.n);
+		else
+			fh_os_read_ahead(rq.fd, rq.off, (off_t)rq.n);
+		pthread_mutex_lock(&p->lock);
+		if (err == ENOSYS)
+			p->broken = true;
+		p->done++;
+		p->busy = false;
+		pthread_cond_broadcast(&p->done_cv);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+struct fh_populater *fh_populater_new(void)
+{
+	struct fh_populater *p = calloc(1, sizeof *p);
+
+	if (p) {
+		pthread_mutex_init(&p->lock, NULL);
+		pthread_cond_init(&p->cv, NULL);
+		pthread_cond_init(&p->done_cv, NULL);
+	}
+	return p;
+}
+
+void fh_populater_free(struct fh_populater *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->lock);
+	if (p->started)
+		pthread_join(p->tid, NULL);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->done_cv);
+	free(p);
+}
+
+/* Queues RQ on P; returns its ticket for pop_wait, or 0 if it cannot
+ * (then the caller does the work itself).  With IDLE, only if P has
+ * nothing to do: a request behind a fault-in that waits for the disk
+ * would wait too. */
+static uint64_t pop_queue(struct fh_populater *p, struct pop_request rq,
+			  bool idle)
+{
+	uint64_t ticket = 0;
+
+	if (!p)
+		return 0;
+	pthread_mutex_lock(&p->lock);
+	if (!p->started && !p->broken) {
+		p->started = fh_thread_start(&p->tid, populate_main, p,
+					     FH_STACK_SMALL) == 0;
+		p->broken = !p->started;
+	}
+	if (!p->broken && p->count < FH_POP_QUEUE &&
+	    !(idle && (p->busy || p->count))) {
+		p->q[(p->head + p->count) % FH_POP_QUEUE] = rq;
+		p->count++;
+		ticket = ++p->queued;
+		pthread_cond_signal(&p->cv);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return ticket;
+}
+
+/* Waits until P has carried out the request of TICKET (0: none). */
+static void pop_wait(struct fh_populater *p, uint64_t ticket)
+{
+	if (!ticket)
+		return;
+	pthread_mutex_lock(&p->lock);
+	while (p->done < ticket && !p->stop)
+		pthread_cond_wait(&p->done_cv, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* A window of the file mapped for hashing: MAP, MAPLEN bytes, of which
+ * the LEN from P are [POS, POS + LEN) of the file. */
+struct window {
+	void *map;
+	size_t maplen;
+	const uint8_t *p;
+	size_t len;
+};
+
+/* How a window's pages are faulted in. */
+enum fill {
+	FILL_NOW,       /* by the hashing thread, before it hashes */
+	FILL_AHEAD,     /* by the populater, while the one before is hashed */
+	FILL_ON_DEMAND, /* by the threads that hash it, each its own part,
+			 * where it is cached; by the populater where not */
+};
+
+/* Maps the window of FD at POS, no longer than END - POS, its pages
+ * faulted in as FILL says.  *COLD is set, for the rest of the file, once
+ * a window mapped ahead is found not cached yet; *TICKET becomes that of
+ * a readahead request given to the populater.  Returns 0 or an errno
+ * value. */
+static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
+		      struct window *w, enum fill fill, bool *cold,
+		      uint64_t *ticket)
+{
+	/* Asked each time (libc returns a value it holds): a static set on
+	 * first use would be written by several workers at once. */
+	const long page = sysconf(_SC_PAGESIZE);
+	off_t base = pos & ~(off_t)(page - 1);
+	size_t skip = (size_t)(pos - base);
+
+	w->len = end - pos < FH_MAP_WINDOW ? (size_t)(end - pos) : FH_MAP_WINDOW;
+	w->maplen = skip + w->len;
+	w->map = mmap(NULL, w->maplen, PROT_READ, MAP_SHARED, fd, base);
+	if (w->map == MAP_FAILED)
+		return errno;
+	posix_madvise(w->map, w->maplen, POSIX_MADV_SEQUENTIAL);
+	if (fill == FILL_NOW)
+		fh_os_populate(w->map, w->maplen);
+	/* A file read in order is cached up to some point: its windows'
+	 * last pages tell when that point is passed. */
+	if (fill != FILL_NOW && !*cold &&
+	    !fh_os_resident((const uint8_t *)w->map + w->maplen - 1))
+		*cold = true;
+	/* From a disk, faults wait: the populater waits instead, while the
+	 * window before is hashed. */
+	if (fill == FILL_ON_DEMAND && *cold && m->pop)
+		fill = FILL_AHEAD;
+
+	/* From a cold disk, faults read a window in small synchronous
+	 * pieces: ask for the window after this one too, asynchronously.
+	 * Not while the file is cached: the request's page-cache walk cost
+	 * 4% of the time of a KT128 hash on a cached file (Zen 4). */
+	if (fill != FILL_NOW && *cold && end > pos + (off_t)w->len) {
+		struct pop_request rq = { NULL, FH_MAP_WINDOW, fd,
+					  pos + (off_t)w->len };
+		uint64_t t = pop_queue(m->pop, rq, true);
+
+		if (t)
+			*ticket = t;
+		else
+			fh_os_read_ahead(fd, rq.off, FH_MAP_WINDOW);
+	}
+	if (fill == FILL_AHEAD &&
+	    !pop_queue(m->pop, (struct pop_request){ w->map, w->maplen, -1, 0 },
+		       false))
+		posix_madvise(w->map, w->maplen, POSIX_MADV_WILLNEED);
+	w->p = (const uint8_t *)w->map + skip;
+	return 0;
+}
+
+/* Why a window of FD failed, [FROM, TO) of a file that had SIZE bytes:
+ * FH_ESHRANK if the file is shorter now, else the errno of the first
+ * read(2) of those bytes that fails.  A page that faulted and now reads
+ * fine still counts as a read error: the window was not hashed. */
+static int fault_cause(int fd, off_t from, off_t to, off_t size)
+{
+	struct stat st;
+	char page[4096];
+
+	if (fstat(fd, &st) == 0 && st.st_size < size)
+		return FH_ESHRANK;
+	for (off_t at = from; at < to; at += (off_t)sizeof page) {
+		ssize_t n;
+
+		do
+			n = pread(fd, page, sizeof page, at);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return FH_ESHRANK;
+	}
+	return EIO;
+}
+
+/* fh_window_hash's loop; *COLD and *TICKET as map_window has them. */
+static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
+			struct fh_kt_team *team, off_t *pos, off_t end,
+			bool *cold, uint64_t *ticket)
+{
+	struct window cur = { 0 }, next = { 0 };
+	/* A team's threads fault in their own leaves: a populater beside
+	 * them would only take a core from them. */
+	enum fill later = team     ? FILL_ON_DEMAND
+			  : m->pop ? FILL_AHEAD
+				   : FILL_NOW;
+	int err;
+
+	if (*pos >= end)
+		return 0;
+	err = map_window(m, fd, *pos, end, &cur, FILL_NOW, cold, ticket);
+	if (err)
+		return err;
+	if (team)
+		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p,
+				  cur.len);
+	for (;;) {
+		off_t after = *pos + (off_t)cur.len;
+		bool ahead = after < end && later != FILL_NOW &&
+			     map_window(m, fd, after, end, &next, later, cold,
+					ticket) == 0;
+
+		if (ahead && team)
+			fh_kt_team_submit(team, ctx, next.map, next.maplen,
+					  next.p, next.len);
+		bool whole = team ? fh_kt_team_retire(team, ctx)
+				  : fh_guard_update(ctx, cur.map, cur.maplen,
+						    cur.p, cur.len);
+
+		munmap(cur.map, cur.maplen);
+		if (!whole) {
+			/* A team that failed holds no window any more; either
+			 * of its two may have been the one. */
+			off_t to = after;
+
+			if (ahead) {
+				munmap(next.map, next.maplen);
+				if (team)
+					to += (off_t)next.len;
+			}
+			return fault_cause(fd, *pos, to, end);
+		}
+		*pos = after;
+		fh_meter_add(m->meter, cur.len);
+		if (after >= end)
+			return 0;
+		if (!ahead) {
+			err = map_window(m, fd, after, end, &next, FILL_NOW,
+					 cold, ticket);
+			if (err)
+				return err;
+			if (team)
+				fh_kt_team_submit(team, ctx, next.map,
+						  next.maplen, next.p, next.len);
+		}
+		cur = next;
+	}
+}
+
+int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
+		   off_t *pos, off_t end)
+{
+	bool cold = false;
+	uint64_t ticket = 0;
+	struct fh_kt_team *team = NULL;
+	int err;
+
+	if (ctx->algo->cv_bytes && m->kt_threads > 1 &&
+	    end - *pos >= (off_t)FH_KT_TEAM_MIN)
+		team = fh_kt_team_new(m->kt_threads);
+	err = hash_windows(m, fd, ctx, team, pos, end, &cold, &ticket);
+	fh_kt_team_free(team);
+	/* The descriptor outlives the populater's last request for it. */
+	pop_wait(m->pop, ticket);
+	return err;
+}

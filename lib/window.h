@@ -1,0 +1,52 @@
+/* window.h: hashing the bytes of a large regular file through windows of
+ * FH_MAP_WINDOW bytes mapped one after another, so the resident set stays
+ * a few windows whatever the file's size.  The next window is mapped and
+ * faulted in (by the populater thread) while one is hashed, and a large
+ * KT128/KT256 file is hashed by a team of threads.  A page that cannot
+ * be had (the file shrank, or its read failed) becomes a clean error of
+ * the file.  Internal to the engine: fh_input_hash uses it. */
+#ifndef FH_WINDOW_H
+#define FH_WINDOW_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fhsum.h"
+#include "meter.h"
+
+/* Bytes mapped at a time: the resident set of a huge file stays a few
+ * windows (see FH_MAP_MIN in input.h for the measurements), and progress
+ * moves at least once a window. */
+#define FH_MAP_WINDOW (8u << 20)
+
+/* A thread that faults in the pages of mapped windows ahead of the
+ * threads hashing them, so that a large mapped file costs its hashing
+ * thread no page faults, and that asks for readahead while it is idle:
+ * shared by the readers of one engine run. */
+struct fh_populater;
+
+/* A populater, or NULL (out of memory); its thread starts with the first
+ * request.  Thread-safe. */
+struct fh_populater *fh_populater_new(void);
+/* Stops its thread and frees it; NULL is fine. */
+void fh_populater_free(struct fh_populater *p);
+
+/* How one thread hashes mapped windows. */
+struct fh_mapping {
+	struct fh_populater *pop; /* may be NULL: windows faulted in here */
+	struct fh_meter *meter;   /* counts the bytes hashed; may be NULL */
+	/* Threads that may hash the leaves of a KT128/KT256 file together
+	 * (kt_team.h); 0 or 1: this thread alone. */
+	unsigned kt_threads;
+};
+
+/* Hashes [*POS, END) of the regular file FD into CTX through mapped
+ * windows; advances *POS past what was hashed.  Returns 0, or an errno
+ * value or FH_ESHRANK for the failed window: a page past the end of a
+ * file that shrank is FH_ESHRANK, a page whose read failed that read's
+ * errno (as read(2) gives it).  *POS unmoved with an errno value: the
+ * file system cannot map, and reading it is the way. */
+int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
+		   off_t *pos, off_t end);
+
+#endif
