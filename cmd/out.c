@@ -21,6 +21,53 @@ const char *fh_prog = "fhsum";
 bool fh_stdin_read;
 static bool stdin_closed; /* descriptor 0 was closed at start */
 
+/* The text of errno value ERR as GNU's tools print it (glibc's wording):
+ * the same on every C library, so that a message is md5sum's byte for
+ * byte under musl ("I/O error") and elsewhere too.  Others: strerror. */
+static const char *err_text(int err)
+{
+	static const struct {
+		int err;
+		const char *text;
+	} gnu[] = {
+		{ EPERM, "Operation not permitted" },
+		{ ENOENT, "No such file or directory" },
+		{ EINTR, "Interrupted system call" },
+		{ EIO, "Input/output error" },
+		{ ENXIO, "No such device or address" },
+		{ EBADF, "Bad file descriptor" },
+		{ EAGAIN, "Resource temporarily unavailable" },
+		{ ENOMEM, "Cannot allocate memory" },
+		{ EACCES, "Permission denied" },
+		{ EFAULT, "Bad address" },
+		{ EBUSY, "Device or resource busy" },
+		{ ENODEV, "No such device" },
+		{ ENOTDIR, "Not a directory" },
+		{ EISDIR, "Is a directory" },
+		{ EINVAL, "Invalid argument" },
+		{ ENFILE, "Too many open files in system" },
+		{ EMFILE, "Too many open files" },
+		{ EFBIG, "File too large" },
+		{ ENOSPC, "No space left on device" },
+		{ ESPIPE, "Illegal seek" },
+		{ EROFS, "Read-only file system" },
+		{ EPIPE, "Broken pipe" },
+		{ ENAMETOOLONG, "File name too long" },
+		{ ENOSYS, "Function not implemented" },
+		{ ELOOP, "Too many levels of symbolic links" },
+		{ EOVERFLOW, "Value too large for defined data type" },
+		{ EOPNOTSUPP, "Operation not supported" },
+		{ ENOTCONN, "Transport endpoint is not connected" },
+		{ ETIMEDOUT, "Connection timed out" },
+		{ ESTALE, "Stale file handle" },
+	};
+
+	for (size_t i = 0; i < sizeof gnu / sizeof gnu[0]; i++)
+		if (gnu[i].err == err)
+			return gnu[i].text;
+	return strerror(err);
+}
+
 void fh_std_fds_open(void)
 {
 	for (int fd = 0; fd <= 2; fd++) {
@@ -58,7 +105,7 @@ static size_t line_start;    /* where the current, unfinished line began */
 
 static void write_error(int err)
 {
-	fprintf(stderr, "%s: write error: %s\n", fh_prog, strerror(err));
+	fprintf(stderr, "%s: write error: %s\n", fh_prog, err_text(err));
 	exit(EXIT_FAILURE);
 }
 
@@ -160,6 +207,6 @@ void fh_error(int errnum, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	if (errnum)
-		fprintf(stderr, ": %s", strerror(errnum));
+		fprintf(stderr, ": %s", err_text(errnum));
 	fputc('\n', stderr);
 }
