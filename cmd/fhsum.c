@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "operands.h"
+#include "os.h"
 #include "quote.h"
 
 enum {
@@ -391,6 +392,7 @@ int main(int argc, char **argv)
 		char cpu[64];
 
 		fprintf(stderr, "%s: CPU %s\n", fh_prog, cpu_name(cpu, sizeof cpu));
+		fprintf(stderr, "%s: OS layer %s\n", fh_prog, fh_os_layer());
 		for (size_t f = 0; f < FH_FAMILY_COUNT; f++) {
 			fprintf(stderr, "%s: kernel %s\n", fh_prog,
 				c.kernels.by_family[f]->name);
