@@ -6,13 +6,18 @@
 # them alike.  Prints Markdown tables of median wall time, ratio to fhsum,
 # ratio to the read ceiling and peak RSS.
 #
-#   tests/bench/bench.sh [-c] [-r ROUNDS] [-d DATADIR] [-a ALGO] [SET...]
+#   tests/bench/bench.sh [-c] [-r ROUNDS] [-d DATADIR] [-a ALGO]
+#                        [-B LABEL=FHSUM]... [SET...]
 #
 # SETs: big (one 1 GiB file), medium (4096 x 128 KiB), small (100,000 x
 # 1 KiB), sparse (a 16 GiB sparse file), names (1,000,000 names through
 # --files0-from), startup (/dev/null), dpkg (every /var/lib/dpkg/info/
 # *.md5sums checked from /, as `md5sum -c` would: the installed system,
 # MD5 whatever -a says).  Default: all but dpkg.
+#
+# -B adds, beside each fhsum row of the default options, the same command
+# run by another fhsum binary, labelled LABEL: another build of this tree
+# (-Dos_layer=posix, a static musl binary), measured in the same rounds.
 #
 # Warm (the default): files are read once before timing, so the data is
 # in the page cache.  Cold (-c): the page cache is dropped (sync; echo 3 >
@@ -25,12 +30,15 @@
 set -euo pipefail
 
 rounds=5 data=${TMPDIR:-/tmp}/fhsum-bench algo=md5 cold=0
-while getopts cr:d:a: opt; do
+alts=()
+while getopts cr:d:a:B: opt; do
 	case $opt in
 	c) cold=1 ;;
 	r) rounds=$OPTARG ;;
 	d) data=$OPTARG ;;
 	a) algo=$OPTARG ;;
+	B) [[ $OPTARG == ?*=?* ]] || { echo "bench: -B LABEL=FHSUM" >&2; exit 2; }
+	   alts+=("$OPTARG") ;;
 	*) exit 2 ;;
 	esac
 done
@@ -126,13 +134,21 @@ bench() {
 	local set=$1 dir n
 	local -a names=() cmds=()
 	add() { names+=("$1"); cmds+=("$2"); }
+	# add_fh NAME COMMAND: a row of this fhsum, and one per -B binary.
+	add_fh() {
+		local alt
+		add "$1" "$2"
+		for alt in "${alts[@]}"; do
+			add "${1/fhsum/fhsum (${alt%%=*})}" "${2//"$fhsum"/${alt#*=}}"
+		done
+	}
 	ceiling() { # LIST DIR: the two readceil rows
 		add "read ceiling, 32 threads" "cd '$2' && '$readceil' 32 '$1'"
 		add "read ceiling, 128 threads" "cd '$2' && '$readceil' 128 '$1'"
 	}
 	case $set in
 	big)
-		add "fhsum -a $algo" "$fhsum -a $algo '$data/big'"
+		add_fh "fhsum -a $algo" "$fhsum -a $algo '$data/big'"
 		add "fhsum -a $algo --no-mmap" "$fhsum -a $algo --no-mmap '$data/big'"
 		[ "$algo" = md5 ] && add "md5sum" "md5sum '$data/big'"
 		if kt_family; then
@@ -153,7 +169,7 @@ bench() {
 		;;
 	medium | small)
 		dir=$data/$set
-		add "fhsum -a $algo" "cd '$dir' && $fhsum -a $algo --files-from=list"
+		add_fh "fhsum -a $algo" "cd '$dir' && $fhsum -a $algo --files-from=list"
 		add "fhsum -a $algo -j1" "cd '$dir' && $fhsum -a $algo -j1 --files-from=list"
 		if [ "$algo" = md5 ]; then
 			add "md5sum" "cd '$dir' && xargs -a list md5sum"
@@ -170,20 +186,20 @@ bench() {
 		;;
 	dpkg)
 		[ -d /var/lib/dpkg/info ] || { echo "bench: dpkg skipped: no /var/lib/dpkg/info"; return; }
-		add "fhsum -c --quiet" "cd / && $fhsum -a md5 -c --quiet '$data/dpkg.sums'"
+		add_fh "fhsum -c --quiet" "cd / && $fhsum -a md5 -c --quiet '$data/dpkg.sums'"
 		add "md5sum -c --quiet" "cd / && md5sum -c --quiet '$data/dpkg.sums'"
 		ceiling "$data/dpkg.list" /
 		warm_up "$readceil" 32 "$data/dpkg.list"
 		;;
 	sparse)
-		add "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"
+		add_fh "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"
 		[ "$algo" = md5 ] && add "md5sum" "md5sum '$data/sparse'"
 		;;
 	names)
-		add "fhsum -a $algo --files0-from" "cd '$data/small' && $fhsum -a $algo --files0-from='$data/names0'"
+		add_fh "fhsum -a $algo --files0-from" "cd '$data/small' && $fhsum -a $algo --files0-from='$data/names0'"
 		;;
 	startup)
-		add "fhsum -a $algo /dev/null" "$fhsum -a $algo /dev/null"
+		add_fh "fhsum -a $algo /dev/null" "$fhsum -a $algo /dev/null"
 		[ "$algo" = md5 ] && add "md5sum /dev/null" "md5sum /dev/null"
 		;;
 	esac
