@@ -225,6 +225,30 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 	return 0;
 }
 
+/* A window hashed on this thread, under the guard: in pieces, so that
+ * progress moves at least every FH_METER_STEP bytes (a window of a slow
+ * algorithm under a sanitizer takes seconds). */
+#define FH_METER_STEP (1u << 20)
+
+struct piecewise {
+	fh_ctx *ctx;
+	const struct window *w;
+	struct fh_meter *meter;
+};
+
+static void hash_pieces(void *arg)
+{
+	const struct piecewise *h = arg;
+
+	for (size_t at = 0; at < h->w->len; at += FH_METER_STEP) {
+		size_t n = h->w->len - at < FH_METER_STEP ? h->w->len - at
+							   : FH_METER_STEP;
+
+		fh_update(h->ctx, h->w->p + at, n);
+		fh_meter_add(h->meter, n);
+	}
+}
+
 /* Why a window of FD failed, [FROM, TO) of a file that had SIZE bytes:
  * FH_ESHRANK if the file is shorter now, else the errno of the first
  * read(2) of those bytes that fails.  A page that faulted and now reads
@@ -280,9 +304,10 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		if (ahead && team)
 			fh_kt_team_submit(team, ctx, next.map, next.maplen,
 					  next.p, next.len);
+		struct piecewise h = { ctx, &cur, m->meter };
 		bool whole = team ? fh_kt_team_retire(team, ctx)
-				  : fh_guard_update(ctx, cur.map, cur.maplen,
-						    cur.p, cur.len);
+				  : fh_guard_run(cur.map, cur.maplen,
+						 hash_pieces, &h);
 
 		munmap(cur.map, cur.maplen);
 		if (!whole) {
@@ -298,7 +323,8 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 			return fault_cause(fd, *pos, to, end);
 		}
 		*pos = after;
-		fh_meter_add(m->meter, cur.len);
+		if (team)
+			fh_meter_add(m->meter, cur.len);
 		if (after >= end)
 			return 0;
 		if (!ahead) {
