@@ -1,8 +1,9 @@
 /* keccak_sha3ce.S: Keccak-f[1600] (FIPS 202 §3.2-3.3) with the ARMv8.2-A
  * SHA3 extension (EOR3, RAX1, XAR, BCAX), one lane per vector register.
  *
- * ISA: ARMv8.2-A + FEAT_SHA3 (HWCAP_SHA3).  Flags: -march=armv8.2-a+sha3
- * (and .arch below).  Little-endian only (AArch64 Linux).
+ * ISA: ARMv8.2-A + FEAT_SHA3 (HWCAP_SHA3).  Flags: none: the .arch below
+ * enables the extension for this file alone, in GNU as, clang and zig cc
+ * alike (zig cc refuses -march=armv8.2-a+sha3).  Little-endian only.
  *
  *   void fh_keccak_absorb_sha3ce(uint64_t state[25], const uint8_t *data,
  *                                size_t nblocks, size_t rate,
