@@ -16,6 +16,12 @@
  *   FH_SEP            the statement separator, for cpp macros that expand
  *                     to several instructions on one line.
  *
+ * AArch64 code may not use x18: Apple and Windows reserve it for the
+ * platform, and a kernel that clobbers it breaks there at run time, not at
+ * build time.  Below, x18 and w18 are defined to a syntax error, so that
+ * writing either fails the build on every platform.  tests/asm/x18.sh
+ * checks that it does; .ci/asm-targets.sh also looks for x18 in the
+ * disassembly, which catches a register name built by a .macro argument.
  *
  * Alignment is always .p2align (a power of two): .align counts bytes on
  * x86 ELF and powers of two on AArch64 and Mach-O.
@@ -127,6 +133,13 @@
 #endif
 .endm
 
+/* The parentheses make each use a syntax error where it stands.  A bare
+ * name would be read as a symbol in some operands (mov x0, NAME) and be
+ * refused only later, for want of a relocation that fits. */
+#define x18 FH_X18_IS_RESERVED_ON_APPLE_AND_WINDOWS()
+#define w18 FH_W18_IS_RESERVED_ON_APPLE_AND_WINDOWS()
+#define X18 FH_X18_IS_RESERVED_ON_APPLE_AND_WINDOWS()
+#define W18 FH_W18_IS_RESERVED_ON_APPLE_AND_WINDOWS()
 #endif
 
 /* ELF linkers take a missing note for a request for an executable stack;
