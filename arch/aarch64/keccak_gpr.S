@@ -40,6 +40,8 @@
 #error "keccak_gpr.S assumes little-endian AArch64"
 #endif
 
+#include "../asm.h"
+
 	.arch	armv8-a
 
 /* Lane A[x,y] (FIPS 202 §3.1.2), state[x + 5y] in memory. */
@@ -195,25 +197,18 @@
 	eor	\a, \a, x2
 .endm
 
-	.text
-	.globl	fh_keccak_permute_gpr
-	.type	fh_keccak_permute_gpr, %function
-	.p2align 4
 /* One permutation is one absorbed block of rate 0. */
-fh_keccak_permute_gpr:
+FH_FUNC(fh_keccak_permute_gpr, 4)
 	mov	w4, w1
 	mov	x1, x0
 	mov	x2, #1
 	mov	x3, #0
-	b	.Labsorb
-	.size	fh_keccak_permute_gpr, . - fh_keccak_permute_gpr
+	b	L(absorb)
+FH_ENDFUNC(fh_keccak_permute_gpr)
 
-	.globl	fh_keccak_absorb_gpr
-	.type	fh_keccak_absorb_gpr, %function
-	.p2align 4
-fh_keccak_absorb_gpr:
-.Labsorb:
-	cbz	x2, .Lreturn
+FH_FUNC(fh_keccak_absorb_gpr, 4)
+L(absorb):
+	cbz	x2, L(return)
 	stp	x19, x20, [sp, #-FRAME]!
 	stp	x21, x22, [sp, #16]
 	stp	x23, x24, [sp, #32]
@@ -222,8 +217,7 @@ fh_keccak_absorb_gpr:
 	stp	x29, x30, [sp, #80]
 	stp	x0, x2, [sp, #F_STATE]
 	stp	x1, x3, [sp, #F_DATA]
-	adrp	x1, keccak_rc_end
-	add	x1, x1, :lo12:keccak_rc_end
+	FH_ADR(x1, L(keccak_rc_end))
 	sub	x1, x1, w4, uxtw #3
 	str	x1, [sp, #F_RC0]
 
@@ -241,12 +235,12 @@ fh_keccak_absorb_gpr:
 	ldp	A24, A34, [x0, #176]
 	ldr	A44, [x0, #192]
 
-.Lblock:
+L(block):
 	/* XOR rate/8 input lanes into lanes rate/8 - 1 .. 0: branch into
 	 * the run of xor_lane below at 8 bytes of code per lane, which works
 	 * for every rate that is a multiple of 8 up to 200 (and 0). */
 	ldp	x0, x1, [sp, #F_DATA]
-	adr	x2, .Lxored
+	adr	x2, L(xored)
 	sub	x2, x2, x1
 	add	x1, x0, x1
 	str	x1, [sp, #F_DATA]
@@ -276,10 +270,10 @@ fh_keccak_absorb_gpr:
 	xor_lane A20, 2
 	xor_lane A10, 1
 	xor_lane A00, 0
-.Lxored:
+L(xored):
 	ldr	x0, [sp, #F_RC0]
 	str	x0, [sp, #F_RC]
-.Lround:
+L(round):
 	keccak_round
 	ldr	x0, [sp, #F_RC]
 	ldr	x1, [x0], #16
@@ -290,12 +284,12 @@ fh_keccak_absorb_gpr:
 	ldr	x1, [x0, #-8]
 	eor	A00, A00, x1		/* iota */
 	ldr	x1, [x0]		/* 0 after the last constant */
-	cbnz	x1, .Lround
+	cbnz	x1, L(round)
 
 	ldr	x0, [sp, #F_BLOCKS]
 	subs	x0, x0, #1
 	str	x0, [sp, #F_BLOCKS]
-	b.ne	.Lblock
+	b.ne	L(block)
 
 	ldr	x0, [sp, #F_STATE]
 	stp	A00, A10, [x0, #0]
@@ -318,15 +312,13 @@ fh_keccak_absorb_gpr:
 	ldp	x27, x28, [sp, #64]
 	ldp	x29, x30, [sp, #80]
 	ldp	x19, x20, [sp], #FRAME
-.Lreturn:
+L(return):
 	ret
-	.size	fh_keccak_absorb_gpr, . - fh_keccak_absorb_gpr
+FH_ENDFUNC(fh_keccak_absorb_gpr)
 
-	.section .rodata
-	.p2align 3
 /* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated),
  * then a 0 that ends the round loop (no round constant is 0). */
-keccak_rc:
+FH_CONST(keccak_rc, 3)
 	.quad	0x0000000000000001, 0x0000000000008082
 	.quad	0x800000000000808a, 0x8000000080008000
 	.quad	0x000000000000808b, 0x0000000080000001
@@ -339,8 +331,6 @@ keccak_rc:
 	.quad	0x000000000000800a, 0x800000008000000a
 	.quad	0x8000000080008081, 0x8000000000008080
 	.quad	0x0000000080000001, 0x8000000080008008
-keccak_rc_end:
+L(keccak_rc_end):
 	.quad	0
-	.size	keccak_rc, . - keccak_rc
-
-	.section .note.GNU-stack, "", %progbits
+FH_ENDCONST(keccak_rc)

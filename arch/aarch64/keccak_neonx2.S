@@ -50,6 +50,8 @@
 #error "keccak_neonx2.S assumes little-endian AArch64"
 #endif
 
+#include "../asm.h"
+
 	.arch	armv8-a+simd
 
 /* D (register DST) = C[x-1] (CM) ^ (C[x+1] (CP) <<< 1). */
@@ -181,33 +183,26 @@
 	eor	v\i\().16b, v\i\().16b, v25.16b
 .endm
 
-	.text
-	.globl	fh_keccak_permute_x2_neon
-	.type	fh_keccak_permute_x2_neon, %function
-	.p2align 4
 /* One permutation is one absorbed block of rate 0 (no input is read). */
-fh_keccak_permute_x2_neon:
+FH_FUNC(fh_keccak_permute_x2_neon, 4)
 	mov	w12, w2
 	mov	x13, #1
 	mov	x14, #0
-	b	.Lstart
-	.size	fh_keccak_permute_x2_neon, . - fh_keccak_permute_x2_neon
+	b	L(start)
+FH_ENDFUNC(fh_keccak_permute_x2_neon)
 
 /* Registers: x0, x1 the two states (x2, x3 while loading), x4 the branch
  * target, x5 round constants, x6 their pointer, w7 loop counter, x8, x9
  * the input pointers, x10 -8, x11 2 * rate, w12 rounds, x13 blocks left,
  * x14 rate. */
-	.globl	fh_keccak_absorb_x2_neon
-	.type	fh_keccak_absorb_x2_neon, %function
-	.p2align 4
-fh_keccak_absorb_x2_neon:
+FH_FUNC(fh_keccak_absorb_x2_neon, 4)
 	cbz	x2, 9f
 	mov	w12, w4
 	ldp	x8, x9, [x1]
 	mov	x13, x2
 	mov	x14, x3
 	add	x1, x0, #200
-.Lstart:
+L(start):
 	stp	d8, d9, [sp, #-64]!
 	stp	d10, d11, [sp, #16]
 	stp	d12, d13, [sp, #32]
@@ -222,8 +217,7 @@ fh_keccak_absorb_x2_neon:
 	load_pair 20, 21, 22, 23
 	ld1	{v24.d}[0], [x2]
 	ld1	{v24.d}[1], [x3]
-	adrp	x5, keccak_rc_x2_end
-	add	x5, x5, :lo12:keccak_rc_x2_end
+	FH_ADR(x5, L(keccak_rc_x2_end))
 	sub	x5, x5, x12, lsl #3	/* &RC[24 - rounds] */
 	/* Enter the run below at lane rate/8 - 1, 12 bytes of code a lane;
 	 * the pointers start at that lane and end one lane before the block,
@@ -237,7 +231,7 @@ fh_keccak_absorb_x2_neon:
 	sub	x9, x9, #8
 	mov	x10, #-8
 	lsl	x11, x14, #1
-.Lblock:
+L(block):
 	br	x4
 	xor_lane 24
 	xor_lane 23
@@ -275,7 +269,7 @@ fh_keccak_absorb_x2_neon:
 	subs	w7, w7, #1
 	b.ne	1b
 	subs	x13, x13, #1
-	b.ne	.Lblock
+	b.ne	L(block)
 
 	store_pair 0, 1, 2, 3
 	store_pair 4, 5, 6, 7
@@ -291,12 +285,10 @@ fh_keccak_absorb_x2_neon:
 	ldp	d8, d9, [sp], #64
 9:
 	ret
-	.size	fh_keccak_absorb_x2_neon, . - fh_keccak_absorb_x2_neon
+FH_ENDFUNC(fh_keccak_absorb_x2_neon)
 
-	.section .rodata
-	.p2align 3
 /* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-keccak_rc_x2:
+FH_CONST(keccak_rc_x2, 3)
 	.quad	0x0000000000000001, 0x0000000000008082
 	.quad	0x800000000000808a, 0x8000000080008000
 	.quad	0x000000000000808b, 0x0000000080000001
@@ -309,7 +301,5 @@ keccak_rc_x2:
 	.quad	0x000000000000800a, 0x800000008000000a
 	.quad	0x8000000080008081, 0x8000000000008080
 	.quad	0x0000000080000001, 0x8000000080008008
-keccak_rc_x2_end:
-	.size	keccak_rc_x2, . - keccak_rc_x2
-
-	.section .note.GNU-stack, "", %progbits
+L(keccak_rc_x2_end):
+FH_ENDCONST(keccak_rc_x2)

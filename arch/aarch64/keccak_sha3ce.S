@@ -1,8 +1,9 @@
 /* keccak_sha3ce.S: Keccak-f[1600] (FIPS 202 §3.2-3.3) with the ARMv8.2-A
  * SHA3 extension (EOR3, RAX1, XAR, BCAX), one lane per vector register.
  *
- * ISA: ARMv8.2-A + FEAT_SHA3 (HWCAP_SHA3).  Flags: -march=armv8.2-a+sha3
- * (and .arch below).  Little-endian only (AArch64 Linux).
+ * ISA: ARMv8.2-A + FEAT_SHA3 (HWCAP_SHA3).  Flags: none: the .arch below
+ * enables the extension for this file alone, in GNU as, clang and zig cc
+ * alike (zig cc refuses -march=armv8.2-a+sha3).  Little-endian only.
  *
  *   void fh_keccak_absorb_sha3ce(uint64_t state[25], const uint8_t *data,
  *                                size_t nblocks, size_t rate,
@@ -53,6 +54,8 @@
 #if defined(__AARCH64EB__)
 #error "keccak_sha3ce.S assumes little-endian AArch64"
 #endif
+
+#include "../asm.h"
 
 	.arch	armv8.2-a+sha3
 
@@ -145,8 +148,7 @@
 
 /* REG = &RC[24 - W12], where W12 rounds start. */
 .macro rc_start reg
-	adrp	\reg, keccak_rc_end
-	add	\reg, \reg, :lo12:keccak_rc_end
+	FH_ADR(\reg, L(keccak_rc_end))
 	sub	\reg, \reg, x12, lsl #3
 .endm
 
@@ -164,24 +166,17 @@
 	ldp	d8, d9, [sp], #64
 .endm
 
-	.text
-	.globl	fh_keccak_permute_sha3ce
-	.type	fh_keccak_permute_sha3ce, %function
-	.p2align 4
 /* One permutation is one absorbed block of rate 0. */
-fh_keccak_permute_sha3ce:
+FH_FUNC(fh_keccak_permute_sha3ce, 4)
 	mov	w4, w1
 	mov	x1, x0
 	mov	x2, #1
 	mov	x3, #0
-	b	.Labsorb
-	.size	fh_keccak_permute_sha3ce, . - fh_keccak_permute_sha3ce
+	b	L(absorb)
+FH_ENDFUNC(fh_keccak_permute_sha3ce)
 
-	.globl	fh_keccak_absorb_sha3ce
-	.type	fh_keccak_absorb_sha3ce, %function
-	.p2align 4
-fh_keccak_absorb_sha3ce:
-.Labsorb:
+FH_FUNC(fh_keccak_absorb_sha3ce, 4)
+L(absorb):
 	cbz	x2, 9f
 	save_d8_d15
 	mov	w12, w4
@@ -196,7 +191,7 @@ fh_keccak_absorb_sha3ce:
 	rc_start x5
 	adr	x4, 2f
 	sub	x4, x4, x3
-.Lblock:
+L(block):
 	/* XOR rate/8 input lanes into lanes rate/8 - 1 .. 0: branch into the
 	 * run below at 8 bytes of code per lane; any multiple of 8 up to 200
 	 * (and 0) works. */
@@ -231,7 +226,7 @@ fh_keccak_absorb_sha3ce:
 	mov	x6, x5
 	keccak_f1600
 	subs	x2, x2, #1
-	b.ne	.Lblock
+	b.ne	L(block)
 
 	st1	{v0.1d, v1.1d, v2.1d, v3.1d}, [x0], #32
 	st1	{v4.1d, v5.1d, v6.1d, v7.1d}, [x0], #32
@@ -243,7 +238,7 @@ fh_keccak_absorb_sha3ce:
 	restore_d8_d15
 9:
 	ret
-	.size	fh_keccak_absorb_sha3ce, . - fh_keccak_absorb_sha3ce
+FH_ENDFUNC(fh_keccak_absorb_sha3ce)
 
 /* Loads lanes L..L+3 of the states at x2 (s0) and x3 (s1) into vL..vL+3,
  * s0 in the low halves; x2 and x3 advance by 32. */
@@ -266,10 +261,7 @@ fh_keccak_absorb_sha3ce:
 	st1	{v27.2d, v28.2d}, [x1], #32
 .endm
 
-	.globl	fh_keccak_permute_x2_sha3ce
-	.type	fh_keccak_permute_x2_sha3ce, %function
-	.p2align 4
-fh_keccak_permute_x2_sha3ce:
+FH_FUNC(fh_keccak_permute_x2_sha3ce, 4)
 	mov	w12, w2
 	save_d8_d15
 	mov	x2, x0
@@ -294,7 +286,7 @@ fh_keccak_permute_x2_sha3ce:
 	st1	{v24.d}[1], [x1]
 	restore_d8_d15
 	ret
-	.size	fh_keccak_permute_x2_sha3ce, . - fh_keccak_permute_x2_sha3ce
+FH_ENDFUNC(fh_keccak_permute_x2_sha3ce)
 
 /* XORs lane I of the two input blocks into the two halves of vI, through
  * x8 and x9 running down by x10 = -8: exactly three instructions (12
@@ -312,10 +304,7 @@ fh_keccak_permute_x2_sha3ce:
  * target, x5 round constants, x6 their pointer, w7 round counter, x8, x9
  * the input pointers, x10 -8, x11 2 * rate, w12 rounds, x13 blocks left,
  * x14 rate. */
-	.globl	fh_keccak_absorb_x2_sha3ce
-	.type	fh_keccak_absorb_x2_sha3ce, %function
-	.p2align 4
-fh_keccak_absorb_x2_sha3ce:
+FH_FUNC(fh_keccak_absorb_x2_sha3ce, 4)
 	cbz	x2, 9f
 	mov	w12, w4
 	save_d8_d15
@@ -346,7 +335,7 @@ fh_keccak_absorb_x2_sha3ce:
 	sub	x9, x9, #8
 	mov	x10, #-8
 	lsl	x11, x14, #1
-.Lx2_block:
+L(x2_block):
 	br	x4
 	xor_lane_x2 24
 	xor_lane_x2 23
@@ -379,7 +368,7 @@ fh_keccak_absorb_x2_sha3ce:
 	mov	x6, x5
 	keccak_f1600
 	subs	x13, x13, #1
-	b.ne	.Lx2_block
+	b.ne	L(x2_block)
 
 	store_x2 0, 1, 2, 3
 	store_x2 4, 5, 6, 7
@@ -392,12 +381,10 @@ fh_keccak_absorb_x2_sha3ce:
 	restore_d8_d15
 9:
 	ret
-	.size	fh_keccak_absorb_x2_sha3ce, . - fh_keccak_absorb_x2_sha3ce
+FH_ENDFUNC(fh_keccak_absorb_x2_sha3ce)
 
-	.section .rodata
-	.p2align 3
 /* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-keccak_rc:
+FH_CONST(keccak_rc, 3)
 	.quad	0x0000000000000001, 0x0000000000008082
 	.quad	0x800000000000808a, 0x8000000080008000
 	.quad	0x000000000000808b, 0x0000000080000001
@@ -410,7 +397,5 @@ keccak_rc:
 	.quad	0x000000000000800a, 0x800000008000000a
 	.quad	0x8000000080008081, 0x8000000000008080
 	.quad	0x0000000080000001, 0x8000000080008008
-keccak_rc_end:
-	.size	keccak_rc, . - keccak_rc
-
-	.section .note.GNU-stack, "", %progbits
+L(keccak_rc_end):
+FH_ENDCONST(keccak_rc)

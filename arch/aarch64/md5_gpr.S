@@ -36,6 +36,8 @@
 #error "md5_gpr.S assumes little-endian AArch64"
 #endif
 
+#include "../asm.h"
+
 	.arch	armv8-a
 
 /* Message word X[j], as the last operand of a 64-bit ADD. */
@@ -63,64 +65,60 @@
 
 /* One step: a = b + ((a + FN(b, c, d) + X[j] + T[i]) <<< s).  A, B, C, D
  * are register numbers (4-7).  Each function adds what does not depend on
- * b first, so b meets as few operations as possible. */
+ * b first, so b meets as few operations as possible.  The instructions are
+ * joined by FH_SEP (asm.h): Apple's assembler reads ';' as a comment. */
 #define STEP_F(a, b, c, d, m, k, s)		\
-	add	x##a, x##a, k;			\
-	add	x##a, x##a, m;			\
-	bic	w20, w##d, w##b;		\
-	and	w19, w##b, w##c;		\
-	add	w##a, w##a, w20;		\
-	add	w##a, w##a, w19;		\
-	ror	w##a, w##a, #(32 - (s));	\
+	add	x##a, x##a, k FH_SEP		\
+	add	x##a, x##a, m FH_SEP		\
+	bic	w20, w##d, w##b FH_SEP		\
+	and	w19, w##b, w##c FH_SEP		\
+	add	w##a, w##a, w20 FH_SEP		\
+	add	w##a, w##a, w19 FH_SEP		\
+	ror	w##a, w##a, #(32 - (s)) FH_SEP	\
 	add	w##a, w##a, w##b
 
 #define STEP_G(a, b, c, d, m, k, s)		\
-	add	x##a, x##a, k;			\
-	add	x##a, x##a, m;			\
-	bic	w20, w##c, w##d;		\
-	add	w##a, w##a, w20;		\
-	and	w19, w##b, w##d;		\
-	add	w##a, w##a, w19;		\
-	ror	w##a, w##a, #(32 - (s));	\
+	add	x##a, x##a, k FH_SEP		\
+	add	x##a, x##a, m FH_SEP		\
+	bic	w20, w##c, w##d FH_SEP		\
+	add	w##a, w##a, w20 FH_SEP		\
+	and	w19, w##b, w##d FH_SEP		\
+	add	w##a, w##a, w19 FH_SEP		\
+	ror	w##a, w##a, #(32 - (s)) FH_SEP	\
 	add	w##a, w##a, w##b
 
 #define STEP_H(a, b, c, d, m, k, s)		\
-	add	x##a, x##a, k;			\
-	add	x##a, x##a, m;			\
-	eor	w19, w##c, w##d;		\
-	eor	w19, w19, w##b;			\
-	add	w##a, w##a, w19;		\
-	ror	w##a, w##a, #(32 - (s));	\
+	add	x##a, x##a, k FH_SEP		\
+	add	x##a, x##a, m FH_SEP		\
+	eor	w19, w##c, w##d FH_SEP		\
+	eor	w19, w19, w##b FH_SEP		\
+	add	w##a, w##a, w19 FH_SEP		\
+	ror	w##a, w##a, #(32 - (s)) FH_SEP	\
 	add	w##a, w##a, w##b
 
 #define STEP_I(a, b, c, d, m, k, s)		\
-	add	x##a, x##a, k;			\
-	add	x##a, x##a, m;			\
-	orn	w19, w##b, w##d;		\
-	eor	w19, w19, w##c;			\
-	add	w##a, w##a, w19;		\
-	ror	w##a, w##a, #(32 - (s));	\
+	add	x##a, x##a, k FH_SEP		\
+	add	x##a, x##a, m FH_SEP		\
+	orn	w19, w##b, w##d FH_SEP		\
+	eor	w19, w19, w##c FH_SEP		\
+	add	w##a, w##a, w19 FH_SEP		\
+	ror	w##a, w##a, #(32 - (s)) FH_SEP	\
 	add	w##a, w##a, w##b
 
 /* Four steps with the roles of a, b, c, d rotating as RFC 1321 writes them
  * ([ABCD], [DABC], [CDAB], [BCDA]), message words J0-J3 and shifts S0-S3.
  * The word numbers are pasted onto M so each becomes one macro argument. */
 #define QUAD(FN, j0, j1, j2, j3, s0, s1, s2, s3)	\
-	ldp	x16, x17, [x3], #16;			\
-	FN(4, 5, 6, 7, M##j0, K0, s0);			\
-	FN(7, 4, 5, 6, M##j1, K1, s1);			\
-	FN(6, 7, 4, 5, M##j2, K2, s2);			\
+	ldp	x16, x17, [x3], #16 FH_SEP		\
+	FN(4, 5, 6, 7, M##j0, K0, s0) FH_SEP		\
+	FN(7, 4, 5, 6, M##j1, K1, s1) FH_SEP		\
+	FN(6, 7, 4, 5, M##j2, K2, s2) FH_SEP		\
 	FN(5, 6, 7, 4, M##j3, K3, s3)
 
-	.text
-	.globl	fh_md5_blocks_gpr
-	.type	fh_md5_blocks_gpr, %function
-	.p2align 4
-fh_md5_blocks_gpr:
+FH_FUNC(fh_md5_blocks_gpr, 4)
 	cbz	x2, 9f
 	stp	x19, x20, [sp, #-16]!
-	adrp	x3, md5_t
-	add	x3, x3, :lo12:md5_t
+	FH_ADR(x3, md5_t)
 	ldp	w4, w5, [x0]
 	ldp	w6, w7, [x0, #8]
 1:
@@ -168,12 +166,10 @@ fh_md5_blocks_gpr:
 	ldp	x19, x20, [sp], #16
 9:
 	ret
-	.size	fh_md5_blocks_gpr, . - fh_md5_blocks_gpr
+FH_ENDFUNC(fh_md5_blocks_gpr)
 
-	.section .rodata
-	.p2align 4
 /* T[i] = floor(2^32 * |sin(i + 1)|), RFC 1321 §3.4, in step order. */
-md5_t:
+FH_CONST(md5_t, 4)
 	.word	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee
 	.word	0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501
 	.word	0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be
@@ -190,6 +186,4 @@ md5_t:
 	.word	0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1
 	.word	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1
 	.word	0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391
-	.size	md5_t, . - md5_t
-
-	.section .note.GNU-stack, "", %progbits
+FH_ENDCONST(md5_t)

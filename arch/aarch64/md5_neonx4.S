@@ -48,6 +48,8 @@
 #error "md5_neonx4.S assumes little-endian AArch64"
 #endif
 
+#include "../asm.h"
+
 	.arch	armv8-a+simd
 
 /* f on registers B, C, D, written over D (whose value has been used). */
@@ -120,19 +122,14 @@
 	load_words \l, \xp, 28, 29, 30, 31
 .endm
 
-	.text
-	.globl	fh_md5_blocks_x4_neon
-	.type	fh_md5_blocks_x4_neon, %function
-	.p2align 4
-fh_md5_blocks_x4_neon:
+FH_FUNC(fh_md5_blocks_x4_neon, 4)
 	cbz	x2, 9f
 	stp	d8, d9, [sp, #-48]!
 	stp	d10, d11, [sp, #16]
 	str	d12, [sp, #32]
 	ldp	x4, x5, [x1]
 	ldp	x6, x7, [x1, #16]
-	adrp	x8, md5_t_x4
-	add	x8, x8, :lo12:md5_t_x4
+	FH_ADR(x8, md5_t_x4)
 	/* states[i] (A, B, C, D) into lane i of v5-v8. */
 	mov	x9, x0
 	ld4	{v5.s, v6.s, v7.s, v8.s}[0], [x9], #16
@@ -194,13 +191,11 @@ fh_md5_blocks_x4_neon:
 	ldp	d8, d9, [sp], #48
 9:
 	ret
-	.size	fh_md5_blocks_x4_neon, . - fh_md5_blocks_x4_neon
+FH_ENDFUNC(fh_md5_blocks_x4_neon)
 
-	.section .rodata
-	.p2align 4
 /* T[i] = floor(2^32 * |sin(i + 1)|), RFC 1321 §3.4, in step order; LD4R
  * broadcasts four at a time. */
-md5_t_x4:
+FH_CONST(md5_t_x4, 4)
 	.word	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee
 	.word	0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501
 	.word	0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be
@@ -217,6 +212,4 @@ md5_t_x4:
 	.word	0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1
 	.word	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1
 	.word	0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391
-	.size	md5_t_x4, . - md5_t_x4
-
-	.section .note.GNU-stack, "", %progbits
+FH_ENDCONST(md5_t_x4)

@@ -39,6 +39,8 @@
  * at the end of each block, which costs four loads and frees four registers.
  */
 
+#include "../asm.h"
+
 #define A %r8d
 #define B %r9d
 #define C %r10d
@@ -94,14 +96,9 @@
 	add	\b, \a
 .endm
 
-	.text
-	.globl	fh_md5_blocks_bmi
-	.hidden	fh_md5_blocks_bmi
-	.type	fh_md5_blocks_bmi, @function
-	.p2align 5
-fh_md5_blocks_bmi:
+FH_FUNC(fh_md5_blocks_bmi, 5)
 	test	%rdx, %rdx
-	jz	.Ldone
+	jz	L(done)
 	shl	$6, %rdx
 	add	%rsi, %rdx		/* rdx = end of the data */
 	mov	0(%rdi), A
@@ -109,7 +106,7 @@ fh_md5_blocks_bmi:
 	mov	8(%rdi), C
 	mov	12(%rdi), D
 	.p2align 4
-.Lblock:
+L(block):
 	/* Steps 1-64 with X[k], s and T[i] from RFC 1321 §3.4; the names
 	 * rotate instead of the values. */
 	step_f	A, B, C, D,  0,  7, 0xd76aa478
@@ -192,9 +189,7 @@ fh_md5_blocks_bmi:
 	mov	D, 12(%rdi)
 	add	$64, %rsi
 	cmp	%rdx, %rsi
-	jne	.Lblock
-.Ldone:
+	jne	L(block)
+L(done):
 	ret
-	.size	fh_md5_blocks_bmi, .-fh_md5_blocks_bmi
-
-	.section .note.GNU-stack, "", @progbits
+FH_ENDFUNC(fh_md5_blocks_bmi)
