@@ -196,7 +196,8 @@ static void default_from_name(struct cli *c)
 	}
 }
 
-/* The CPU as the kernel choice saw it: "AMD family 25 model 17". */
+/* The CPU as the kernel choice saw it: "AMD family 25 model 17",
+ * "MIDR 0x411fd401", "Apple (hw.cpufamily 0x1b588bb3)". */
 static const char *cpu_name(char *buf, size_t size)
 {
 	const struct fh_cpu_id *id = fh_cpu_identity();
@@ -209,7 +210,15 @@ static const char *cpu_name(char *buf, size_t size)
 			 id->family, id->model);
 		break;
 	case FH_VENDOR_ARM_IMPL:
-		snprintf(buf, size, "MIDR 0x%08x", (unsigned)id->midr);
+		/* MIDR is read only where it can change the choice. */
+		if (id->midr)
+			snprintf(buf, size, "MIDR 0x%08x", (unsigned)id->midr);
+		else
+			snprintf(buf, size, "AArch64 (MIDR not read)");
+		break;
+	case FH_VENDOR_APPLE:
+		snprintf(buf, size, "Apple (hw.cpufamily 0x%08x)",
+			 (unsigned)id->apple_cpufamily);
 		break;
 	default:
 		snprintf(buf, size, "unknown");

@@ -25,9 +25,14 @@ uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
 	/* Only Apple's cores issue EOR3/RAX1/XAR/BCAX on every vector pipe;
 	 * Neoverse V1/V2 issue them on one of four and N2 on one of two, where
 	 * keccak-gpr is about twice as fast (research/perf-anchors.md §4).
-	 * Unknown cores get keccak-gpr, which is never far behind. */
-	if (id->vendor == FH_VENDOR_ARM_IMPL && (f & FH_CPU_ARM_SHA3) &&
-	    FH_MIDR_IMPLEMENTER(id->midr) == FH_MIDR_APPLE)
+	 * Unknown cores get keccak-gpr, which is never far behind.  Apple's
+	 * cores show as implementer 0x61 where MIDR can be read (Linux on
+	 * Apple silicon) and as FH_VENDOR_APPLE on macOS, which hides MIDR. */
+	bool apple = id->vendor == FH_VENDOR_APPLE ||
+		     (id->vendor == FH_VENDOR_ARM_IMPL &&
+		      FH_MIDR_IMPLEMENTER(id->midr) == FH_MIDR_APPLE);
+
+	if (apple && (f & FH_CPU_ARM_SHA3))
 		f |= FH_CPU_ARM_SHA3_FAST;
 	return f;
 }

@@ -42,6 +42,7 @@ enum fh_cpu_vendor {
 	FH_VENDOR_INTEL,        /* CPUID vendor "GenuineIntel" */
 	FH_VENDOR_AMD,          /* "AuthenticAMD" (and Hygon's "HygonGenuine") */
 	FH_VENDOR_ARM_IMPL,     /* AArch64: the implementer is in MIDR */
+	FH_VENDOR_APPLE,        /* AArch64 macOS: Apple's, named by hw.cpufamily */
 };
 
 /* What the probe reads of a CPU: its features and its identity. */
@@ -50,6 +51,10 @@ struct fh_cpu_id {
 	enum fh_cpu_vendor vendor;
 	unsigned family, model; /* x86-64: CPUID's display family and model */
 	uint32_t midr;          /* AArch64: MIDR_EL1, 0 when unreadable */
+	/* FH_VENDOR_APPLE: the sysctl hw.cpufamily (one value per core
+	 * design), 0 when unreadable.  macOS lets no process read MIDR_EL1,
+	 * and every arm64 CPU it runs on is Apple's. */
+	uint32_t apple_cpufamily;
 };
 
 /* MD5: compress NBLOCKS consecutive 64-byte blocks into STATE. */
@@ -110,8 +115,9 @@ extern const struct fh_kernel fh_keccak_portable;
 uint32_t fh_cpu_features(void);
 /* This CPU's identity as probed; thread-safe. */
 const struct fh_cpu_id *fh_cpu_identity(void);
-/* The probe itself, one per architecture (arch/<isa>/cpu.c): fills ID
- * from the CPU.  Call fh_cpu_identity() instead. */
+/* The probe itself, one per architecture (arch/<isa>/cpu.c, with the file
+ * for its OS): fills ID from the CPU, through the pure rules of
+ * lib/cpu_rules.h.  Call fh_cpu_identity() instead. */
 void fh_cpu_probe(struct fh_cpu_id *id);
 /* ID's features with the identity traits added (FH_CPU_X86_VPROL_FAST,
  * FH_CPU_ARM_SHA3_FAST): a pure function, so the choice of kernels can be

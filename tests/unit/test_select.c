@@ -1,15 +1,21 @@
 /* test_select.c: the default kernels as a pure function of a CPU's
  * features and identity.  Each row is a CPU as its probe would read it
- * (features, vendor, family and model, MIDR) and the four kernels it must
- * get: single-stream and multi-buffer, MD5 and Keccak.  The identity
- * traits (lib/cpu_traits.c) are checked for every row on every machine;
- * the kernel choice for the rows of the ISA this build has kernels for
- * (the other ISA's kernels are not built here: CI runs those rows in the
- * AArch64 build under qemu).  Then, on x86-64, which kernel runs a given
- * number of busy lanes.  Exit 77 where neither ISA was built. */
+ * (features, vendor, family and model, MIDR, hw.cpufamily) and the four
+ * kernels it must get: single-stream and multi-buffer, MD5 and Keccak.
+ * Then each probe row feeds lib/cpu_rules.c the raw values one operating
+ * system would hand its probe (macOS sysctls, FreeBSD's and Linux's
+ * AT_HWCAP, CPUID and XCR0 with or without macOS's word on AVX-512) and
+ * checks the features and identity it makes of them, and the kernels.
+ * The rules and the identity traits (lib/cpu_traits.c) are checked for
+ * every row on every machine; the kernel choice for the rows of the ISA
+ * this build has kernels for (the other ISA's kernels are not built here:
+ * CI runs those rows in the AArch64 build under qemu).  Then, on x86-64,
+ * which kernel runs a given number of busy lanes.  Exit 77 where neither
+ * ISA was built. */
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu_rules.h"
 #include "kernel.h"
 
 #define X86_AVX2_ONLY (FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2 | FH_CPU_X86_AVX2)
@@ -29,64 +35,364 @@ struct row {
 
 static const struct row rows[] = {
 	{ "AMD Zen 3 (AVX2, no AVX-512)", ISA_X86,
-	  { X86_AVX2_ONLY, FH_VENDOR_AMD, 25, 1, 0 }, 0,
+	  { X86_AVX2_ONLY, FH_VENDOR_AMD, 25, 1, 0, 0 }, 0,
 	  "md5-bmi", "keccak-bmi2", "md5-avx2x16", "keccak-avx2x4" },
 	{ "AMD Zen 4 (AVX-512)", ISA_X86,
-	  { X86_AVX512, FH_VENDOR_AMD, 25, 17, 0 }, 0,
+	  { X86_AVX512, FH_VENDOR_AMD, 25, 17, 0, 0 }, 0,
 	  "md5-bmi", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
 	{ "AMD Zen 5 (AVX-512)", ISA_X86,
-	  { X86_AVX512, FH_VENDOR_AMD, 26, 2, 0 }, 0,
+	  { X86_AVX512, FH_VENDOR_AMD, 26, 2, 0, 0 }, 0,
 	  "md5-bmi", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
 	{ "Intel Sapphire Rapids (AVX-512)", ISA_X86,
-	  { X86_AVX512, FH_VENDOR_INTEL, 6, 143, 0 }, FH_CPU_X86_VPROL_FAST,
+	  { X86_AVX512, FH_VENDOR_INTEL, 6, 143, 0, 0 }, FH_CPU_X86_VPROL_FAST,
 	  "md5-avx512", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
 	{ "Intel Skylake-X (AVX-512)", ISA_X86,
-	  { X86_AVX512, FH_VENDOR_INTEL, 6, 85, 0 }, FH_CPU_X86_VPROL_FAST,
+	  { X86_AVX512, FH_VENDOR_INTEL, 6, 85, 0, 0 }, FH_CPU_X86_VPROL_FAST,
 	  "md5-avx512", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
 	{ "Intel Alder Lake (AVX2 only)", ISA_X86,
-	  { X86_AVX2_ONLY, FH_VENDOR_INTEL, 6, 151, 0 }, 0,
+	  { X86_AVX2_ONLY, FH_VENDOR_INTEL, 6, 151, 0, 0 }, 0,
 	  "md5-bmi", "keccak-bmi2", "md5-avx2x16", "keccak-avx2x4" },
 	{ "Intel Knights Landing (AVX-512F without VL)", ISA_X86,
-	  { X86_AVX2_ONLY | FH_CPU_X86_AVX512F, FH_VENDOR_INTEL, 6, 87, 0 }, 0,
+	  { X86_AVX2_ONLY | FH_CPU_X86_AVX512F, FH_VENDOR_INTEL, 6, 87, 0, 0 }, 0,
 	  "md5-bmi", "keccak-bmi2", "md5-avx2x16", "keccak-avx2x4" },
 	{ "x86-64 without AVX2 or BMI (Westmere)", ISA_X86,
-	  { 0, FH_VENDOR_INTEL, 6, 44, 0 }, 0,
+	  { 0, FH_VENDOR_INTEL, 6, 44, 0, 0 }, 0,
 	  "md5-portable", "keccak-portable", "", "" },
 	{ "x86-64 with AVX2, without BMI", ISA_X86,
-	  { FH_CPU_X86_AVX2, FH_VENDOR_AMD, 23, 1, 0 }, 0,
+	  { FH_CPU_X86_AVX2, FH_VENDOR_AMD, 23, 1, 0, 0 }, 0,
 	  "md5-portable", "keccak-avx2", "md5-avx2x16", "keccak-avx2x4" },
 	{ "x86-64 of unknown make with AVX-512", ISA_X86,
-	  { X86_AVX512, FH_VENDOR_UNKNOWN, 6, 143, 0 }, 0,
+	  { X86_AVX512, FH_VENDOR_UNKNOWN, 6, 143, 0, 0 }, 0,
 	  "md5-bmi", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
 	{ "Arm Cortex-A53 (no SHA3)", ISA_ARM,
-	  { FH_CPU_ARM_ASIMD, FH_VENDOR_ARM_IMPL, 0, 0, 0x410fd034 }, 0,
+	  { FH_CPU_ARM_ASIMD, FH_VENDOR_ARM_IMPL, 0, 0, 0x410fd034, 0 }, 0,
 	  "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2" },
 	{ "Arm Neoverse V1 (SHA3, slow there)", ISA_ARM,
 	  { FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3, FH_VENDOR_ARM_IMPL, 0, 0,
-	    0x411fd401 }, 0,
+	    0x411fd401, 0 }, 0,
 	  "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2" },
 	{ "Apple M1 (SHA3, fast)", ISA_ARM,
 	  { FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3, FH_VENDOR_ARM_IMPL, 0, 0,
-	    0x611f0221 }, FH_CPU_ARM_SHA3_FAST,
+	    0x611f0221, 0 }, FH_CPU_ARM_SHA3_FAST,
 	  "md5-gpr", "keccak-sha3ce", "md5-neonx4", "keccak-sha3cex2" },
 	{ "Apple core without SHA3 reported", ISA_ARM,
-	  { FH_CPU_ARM_ASIMD, FH_VENDOR_ARM_IMPL, 0, 0, 0x611f0221 }, 0,
+	  { FH_CPU_ARM_ASIMD, FH_VENDOR_ARM_IMPL, 0, 0, 0x611f0221, 0 }, 0,
+	  "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2" },
+	{ "Apple on macOS (SHA3, hw.cpufamily, no MIDR)", ISA_ARM,
+	  { FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3, FH_VENDOR_APPLE, 0, 0, 0,
+	    0x1b588bb3 }, FH_CPU_ARM_SHA3_FAST,
+	  "md5-gpr", "keccak-sha3ce", "md5-neonx4", "keccak-sha3cex2" },
+	{ "Apple on macOS without SHA3 reported", ISA_ARM,
+	  { FH_CPU_ARM_ASIMD, FH_VENDOR_APPLE, 0, 0, 0, 0x1b588bb3 }, 0,
 	  "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2" },
 	{ "qemu -cpu max (SHA3, MIDR implementer 0)", ISA_ARM,
 	  { FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3, FH_VENDOR_ARM_IMPL, 0, 0,
-	    0x000f0510 }, 0,
+	    0x000f0510, 0 }, 0,
 	  "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2" },
+};
+
+/* What the probes read, for the probe rows.  hw.cpufamily values are
+ * xnu's osfmk/mach/machine.h: CPUFAMILY_ARM_FIRESTORM_ICESTORM (M1) and
+ * CPUFAMILY_ARM_BLIZZARD_AVALANCHE (M2). */
+#define ABSENT FH_SYSCTL_ABSENT
+#define FAMILY_M1 0x1b588bb3u
+#define FAMILY_M2 0xda33d83du
+/* macOS arm64: hw.optional.arm.FEAT_SHA3, hw.optional.armv8_2_sha3,
+ * hw.optional.neon, hw.cpufamily. */
+#define MAC_ARM(feat, old, neon_, fam) \
+	{ .source = FH_ARM_FROM_SYSCTL, .feat_sha3 = (feat), \
+	  .armv8_2_sha3 = (old), .neon = (neon_), .cpufamily = (fam) }
+/* Linux or FreeBSD: AT_HWCAP and MIDR_EL1 (0: not read). */
+#define HWCAP(hw, midr_) \
+	{ .source = FH_ARM_FROM_HWCAP, .hwcap = (hw), .midr = (midr_), \
+	  .feat_sha3 = ABSENT, .armv8_2_sha3 = ABSENT, .neon = ABSENT }
+/* AT_HWCAP words as the kernels report them (bits of Linux's
+ * arch/arm64/include/uapi/asm/hwcap.h): ARMv8.0 with the crypto extension
+ * (fp asimd evtstrm aes pmull sha1 sha2 crc32) and CPUID; then SHA3 and
+ * SHA512 beside it, as on Neoverse V1 and N2. */
+#define HW_V80 (0xfful | FH_HWCAP_CPUID)
+#define HW_SHA3 (HW_V80 | FH_HWCAP_SHA3 | (1ul << 21))
+/* CPUID leaf 1 signatures (EAX): Cascade Lake-W as in the Mac Pro 2019
+ * (family 6 model 85), Zen 4 EPYC (family 25 model 17). */
+#define SIG_CASCADE_LAKE 0x00050657u
+#define SIG_ZEN4 0x00a10f11u
+#define L1C_AVX (FH_X86_L1C_OSXSAVE | FH_X86_L1C_AVX)
+#define L7_AVX2 (FH_X86_L7B_BMI1 | FH_X86_L7B_BMI2 | FH_X86_L7B_AVX2)
+#define L7_AVX512 (L7_AVX2 | FH_X86_L7B_AVX512F | FH_X86_L7B_AVX512VL | \
+		   FH_X86_L7B_AVX512BW)
+#define XCR0_YMM 0x07u          /* x87, SSE, AVX */
+#define XCR0_ZMM 0xe7u          /* and opmask, ZMM_Hi256, Hi16_ZMM */
+/* Linux or FreeBSD on x86-64: CPUID and XCR0 only. */
+#define X86(vendor_, sig, l7, xcr0_) \
+	{ .vendor = vendor_, .max_leaf = 0x16, .leaf1_eax = (sig), \
+	  .leaf1_ecx = L1C_AVX, .leaf7_ebx = (l7), .xcr0 = (xcr0_), \
+	  .avx512f_sysctl = ABSENT }
+/* An Intel Mac (Cascade Lake-W, AVX-512 in CPUID): XCR0,
+ * hw.optional.avx512f and kern.osrelease. */
+#define MAC_X86(xcr0_, avx512f, release) \
+	{ .vendor = "GenuineIntel", .max_leaf = 0x16, \
+	  .leaf1_eax = SIG_CASCADE_LAKE, .leaf1_ecx = L1C_AVX, \
+	  .leaf7_ebx = L7_AVX512, .xcr0 = (xcr0_), .darwin = true, \
+	  .avx512f_sysctl = (avx512f), .osrelease = release }
+
+#define ARM_SHA3 (FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3)
+#define PICK_ARM_GPR "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2"
+#define PICK_ARM_SHA3 "md5-gpr", "keccak-sha3ce", "md5-neonx4", "keccak-sha3cex2"
+#define PICK_X86_AVX2 "md5-bmi", "keccak-bmi2", "md5-avx2x16", "keccak-avx2x4"
+#define PICK_X86_INTEL512 \
+	"md5-avx512", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8"
+
+struct probe_row {
+	const char *what;
+	enum isa isa;
+	struct fh_x86_probe x86;         /* read on ISA_X86 */
+	struct fh_arm_probe arm;         /* read on ISA_ARM */
+	struct fh_cpu_id want;           /* what the rules must make of it */
+	uint32_t traits;                 /* fh_cpu_traits adds exactly these */
+	const char *md5, *keccak, *md5_multi, *keccak_multi;
+};
+
+static const struct probe_row probe_rows[] = {
+	/* macOS on Apple silicon. */
+	{ "macOS 13, Apple M1: FEAT_SHA3 1", ISA_ARM,
+	  .arm = MAC_ARM(1, 1, 1, FAMILY_M1),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	{ "macOS 14, Apple M2: FEAT_SHA3 1", ISA_ARM,
+	  .arm = MAC_ARM(1, 1, 1, FAMILY_M2),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M2 }, FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	{ "macOS 11, M1: only armv8_2_sha3 known, 1", ISA_ARM,
+	  .arm = MAC_ARM(ABSENT, 1, 1, FAMILY_M1),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	{ "macOS, SHA3 0 under both names", ISA_ARM,
+	  .arm = MAC_ARM(0, 0, 1, FAMILY_M1),
+	  .want = { .features = FH_CPU_ARM_ASIMD, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  PICK_ARM_GPR },
+	{ "macOS, neither SHA3 name known", ISA_ARM,
+	  .arm = MAC_ARM(ABSENT, ABSENT, 1, FAMILY_M1),
+	  .want = { .features = FH_CPU_ARM_ASIMD, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  PICK_ARM_GPR },
+	{ "macOS, FEAT_SHA3 0 outranks armv8_2_sha3 1", ISA_ARM,
+	  .arm = MAC_ARM(0, 1, 1, FAMILY_M1),
+	  .want = { .features = FH_CPU_ARM_ASIMD, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  PICK_ARM_GPR },
+	{ "macOS, hw.optional.neon unknown: assumed", ISA_ARM,
+	  .arm = MAC_ARM(1, ABSENT, ABSENT, FAMILY_M2),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M2 }, FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	{ "macOS, hw.optional.neon 0", ISA_ARM,
+	  .arm = MAC_ARM(0, ABSENT, 0, FAMILY_M1),
+	  .want = { .features = 0, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
+	{ "macOS, hw.cpufamily unreadable: still Apple", ISA_ARM,
+	  .arm = MAC_ARM(1, 1, 1, 0),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE },
+	  FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	/* FreeBSD: elf_aux_info(AT_HWCAP), MIDR by MRS with HWCAP_CPUID. */
+	{ "FreeBSD, Neoverse N2: hwcap SHA3", ISA_ARM,
+	  .arm = HWCAP(HW_SHA3, 0x410fd490),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_ARM_IMPL,
+		    .midr = 0x410fd490 }, 0,
+	  PICK_ARM_GPR },
+	{ "FreeBSD, Cortex-A72: hwcap without SHA3", ISA_ARM,
+	  .arm = HWCAP(HW_V80, 0),
+	  .want = { .features = FH_CPU_ARM_ASIMD,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  PICK_ARM_GPR },
+	{ "FreeBSD, SHA3 without HWCAP_CPUID (MIDR 0)", ISA_ARM,
+	  .arm = HWCAP(HW_SHA3 & ~FH_HWCAP_CPUID, 0),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  PICK_ARM_GPR },
+	{ "FreeBSD, elf_aux_info failed: baseline", ISA_ARM,
+	  .arm = { .source = FH_ARM_FROM_NOTHING, .feat_sha3 = ABSENT,
+		   .armv8_2_sha3 = ABSENT, .neon = ABSENT },
+	  .want = { .features = FH_CPU_ARM_ASIMD,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  PICK_ARM_GPR },
+	/* Linux: getauxval(AT_HWCAP), MIDR by MRS or sysfs. */
+	{ "Linux, Graviton3 (Neoverse V1): hwcap SHA3", ISA_ARM,
+	  .arm = HWCAP(HW_SHA3, 0x411fd401),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_ARM_IMPL,
+		    .midr = 0x411fd401 }, 0,
+	  PICK_ARM_GPR },
+	{ "Linux on Apple M1: hwcap SHA3, MIDR 0x61", ISA_ARM,
+	  .arm = HWCAP(HW_SHA3, 0x611f0221),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_ARM_IMPL,
+		    .midr = 0x611f0221 }, FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	{ "Linux, Cortex-A53: hwcap without SHA3", ISA_ARM,
+	  .arm = HWCAP(HW_V80, 0),
+	  .want = { .features = FH_CPU_ARM_ASIMD,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  PICK_ARM_GPR },
+	{ "Linux, hwcap without ASIMD", ISA_ARM,
+	  .arm = HWCAP(0x1ul, 0),
+	  .want = { .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
+	/* Intel Macs: AVX-512 from hw.optional.avx512f on Darwin 21.3 on. */
+	{ "macOS 12.2 (Darwin 21.3.0), avx512f 1", ISA_X86,
+	  .x86 = MAC_X86(XCR0_YMM, 1, "21.3.0"),
+	  .want = { .features = X86_AVX512, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, FH_CPU_X86_VPROL_FAST,
+	  PICK_X86_INTEL512 },
+	{ "macOS 13 (Darwin 22.6.0), avx512f 1", ISA_X86,
+	  .x86 = MAC_X86(XCR0_YMM, 1, "22.6.0"),
+	  .want = { .features = X86_AVX512, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, FH_CPU_X86_VPROL_FAST,
+	  PICK_X86_INTEL512 },
+	{ "macOS 12.1 (Darwin 21.2.0), avx512f 1", ISA_X86,
+	  .x86 = MAC_X86(XCR0_YMM, 1, "21.2.0"),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "macOS 11 (Darwin 20.6.0), avx512f 1, XCR0 ZMM", ISA_X86,
+	  .x86 = MAC_X86(XCR0_ZMM, 1, "20.6.0"),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "macOS 14 (Darwin 23.0.0), avx512f 0", ISA_X86,
+	  .x86 = MAC_X86(XCR0_ZMM, 0, "23.0.0"),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "macOS, hw.optional.avx512f unknown", ISA_X86,
+	  .x86 = MAC_X86(XCR0_ZMM, ABSENT, "22.1.0"),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "macOS, kern.osrelease unreadable", ISA_X86,
+	  .x86 = MAC_X86(XCR0_YMM, 1, ""),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "macOS 13, avx512f 1, no AVX state in XCR0", ISA_X86,
+	  .x86 = MAC_X86(0x03u, 1, "22.6.0"),
+	  .want = { .features = FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2,
+		    .vendor = FH_VENDOR_INTEL, .family = 6, .model = 85 }, 0,
+	  "md5-bmi", "keccak-bmi2", "", "" },
+	/* Linux and FreeBSD on x86-64: XCR0 is the truth. */
+	{ "Linux, Cascade Lake: XCR0 with ZMM", ISA_X86,
+	  .x86 = X86("GenuineIntel", SIG_CASCADE_LAKE, L7_AVX512, XCR0_ZMM),
+	  .want = { .features = X86_AVX512, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, FH_CPU_X86_VPROL_FAST,
+	  PICK_X86_INTEL512 },
+	{ "Linux, Cascade Lake: XCR0 without ZMM", ISA_X86,
+	  .x86 = X86("GenuineIntel", SIG_CASCADE_LAKE, L7_AVX512, XCR0_YMM),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "FreeBSD, macOS-like sysctl values ignored", ISA_X86,
+	  .x86 = { .vendor = "GenuineIntel", .max_leaf = 0x16,
+		   .leaf1_eax = SIG_CASCADE_LAKE, .leaf1_ecx = L1C_AVX,
+		   .leaf7_ebx = L7_AVX512, .xcr0 = XCR0_YMM,
+		   .avx512f_sysctl = 1, .osrelease = "22.6.0" },
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 85 }, 0,
+	  PICK_X86_AVX2 },
+	{ "Linux, Zen 4: XCR0 with ZMM", ISA_X86,
+	  .x86 = X86("AuthenticAMD", SIG_ZEN4, L7_AVX512, XCR0_ZMM),
+	  .want = { .features = X86_AVX512, .vendor = FH_VENDOR_AMD,
+		    .family = 25, .model = 17 }, 0,
+	  "md5-bmi", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
+	{ "Hygon reads as AMD", ISA_X86,
+	  .x86 = X86("HygonGenuine", 0x00900f01u, L7_AVX2, XCR0_YMM),
+	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_AMD,
+		    .family = 24, .model = 0 }, 0,
+	  PICK_X86_AVX2 },
+	{ "XCR0 ignored without OSXSAVE", ISA_X86,
+	  .x86 = { .vendor = "GenuineIntel", .max_leaf = 0x16,
+		   .leaf1_eax = SIG_CASCADE_LAKE, .leaf1_ecx = FH_X86_L1C_AVX,
+		   .leaf7_ebx = L7_AVX512, .xcr0 = XCR0_ZMM,
+		   .avx512f_sysctl = ABSENT },
+	  .want = { .features = FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2,
+		    .vendor = FH_VENDOR_INTEL, .family = 6, .model = 85 }, 0,
+	  "md5-bmi", "keccak-bmi2", "", "" },
+	/* Intel CPUs answer a leaf past the highest with that leaf's data
+	 * (SDM Vol. 2A, CPUID): leaf 7's bits below leaf 7 mean nothing. */
+	{ "CPUID below leaf 7: leaf 7 bits ignored", ISA_X86,
+	  .x86 = { .vendor = "GenuineIntel", .max_leaf = 5,
+		   .leaf1_eax = 0x000206c2u, .leaf1_ecx = L1C_AVX,
+		   .leaf7_ebx = L7_AVX2, .xcr0 = XCR0_YMM,
+		   .avx512f_sysctl = ABSENT },
+	  .want = { .vendor = FH_VENDOR_INTEL, .family = 6, .model = 44 }, 0,
+	  "md5-portable", "keccak-portable", "", "" },
+	{ "CPUID without leaf 1: nothing known", ISA_X86,
+	  .x86 = { .vendor = "GenuineIntel", .max_leaf = 0,
+		   .leaf1_eax = SIG_CASCADE_LAKE, .leaf1_ecx = L1C_AVX,
+		   .leaf7_ebx = L7_AVX512, .xcr0 = XCR0_ZMM,
+		   .avx512f_sysctl = ABSENT },
+	  .want = { .vendor = FH_VENDOR_UNKNOWN }, 0,
+	  "md5-portable", "keccak-portable", "", "" },
+};
+
+/* Darwin releases against 21.3, the first with AVX-512 trusted. */
+static const struct {
+	const char *release;
+	bool at_least_21_3;
+} releases[] = {
+	{ "21.3.0", true }, { "21.3", true }, { "21.4.0", true },
+	{ "22.1.0", true }, { "21.10.0", true }, { "100.0.0", true },
+	{ "21.2.0", false }, { "20.6.0", false }, { "3.0.0", false },
+	{ "", false }, { "21", false }, { "21.", false }, { "abc", false },
+	{ "21.x.0", false }, { "21.3beta", false }, { ".21.3", false },
 };
 
 static int fails;
 
-static void expect(const struct row *r, const char *what,
+static void expect(const char *cpu, const char *what,
 		   const struct fh_kernel *got, const char *want)
 {
 	const char *name = got ? got->name : "";
 
 	if (strcmp(name, want) != 0) {
-		printf("FAIL %s: %s is '%s', want '%s'\n", r->cpu, what, name, want);
+		printf("FAIL %s: %s is '%s', want '%s'\n", cpu, what, name, want);
+		fails++;
+	}
+}
+
+/* The default kernels of a CPU with the FH_CPU_* bits CPU (traits in). */
+static void expect_picks(const char *name, uint32_t cpu, const char *md5,
+			 const char *keccak, const char *md5_multi,
+			 const char *keccak_multi)
+{
+	expect(name, "md5", fh_kernel_pick(FH_FAMILY_MD5, false, cpu), md5);
+	expect(name, "keccak", fh_kernel_pick(FH_FAMILY_KECCAK, false, cpu),
+	       keccak);
+	expect(name, "md5 multi-buffer",
+	       fh_kernel_pick(FH_FAMILY_MD5, true, cpu), md5_multi);
+	expect(name, "keccak multi-buffer",
+	       fh_kernel_pick(FH_FAMILY_KECCAK, true, cpu), keccak_multi);
+	printf("%-46s %s %s %s %s\n", name, md5, keccak, md5_multi,
+	       keccak_multi);
+}
+
+/* Whether the probe rules made WANT of a probe row. */
+static void expect_id(const struct probe_row *r, const struct fh_cpu_id *got)
+{
+	const struct fh_cpu_id *w = &r->want;
+
+	if (got->features != w->features || got->vendor != w->vendor ||
+	    got->family != w->family || got->model != w->model ||
+	    got->midr != w->midr || got->apple_cpufamily != w->apple_cpufamily) {
+		printf("FAIL %s: probe made features 0x%x vendor %d family %u "
+		       "model %u midr 0x%x cpufamily 0x%x, want 0x%x %d %u %u "
+		       "0x%x 0x%x\n", r->what, (unsigned)got->features,
+		       (int)got->vendor, got->family, got->model,
+		       (unsigned)got->midr, (unsigned)got->apple_cpufamily,
+		       (unsigned)w->features, (int)w->vendor, w->family,
+		       w->model, (unsigned)w->midr,
+		       (unsigned)w->apple_cpufamily);
 		fails++;
 	}
 }
@@ -115,17 +421,41 @@ int main(void)
 		}
 		if (r->isa != here)
 			continue;
-		expect(r, "md5", fh_kernel_pick(FH_FAMILY_MD5, false, cpu), r->md5);
-		expect(r, "keccak", fh_kernel_pick(FH_FAMILY_KECCAK, false, cpu),
-		       r->keccak);
-		expect(r, "md5 multi-buffer",
-		       fh_kernel_pick(FH_FAMILY_MD5, true, cpu), r->md5_multi);
-		expect(r, "keccak multi-buffer",
-		       fh_kernel_pick(FH_FAMILY_KECCAK, true, cpu), r->keccak_multi);
+		expect_picks(r->cpu, cpu, r->md5, r->keccak, r->md5_multi,
+			     r->keccak_multi);
 		chosen++;
-		printf("%-46s %s %s %s %s\n", r->cpu, r->md5, r->keccak,
-		       r->md5_multi, r->keccak_multi);
 	}
+	for (size_t i = 0; i < sizeof probe_rows / sizeof probe_rows[0]; i++) {
+		const struct probe_row *r = &probe_rows[i];
+		struct fh_cpu_id id;
+
+		if (r->isa == ISA_X86)
+			fh_cpu_x86_decide(&r->x86, &id);
+		else
+			fh_cpu_arm_decide(&r->arm, &id);
+		expect_id(r, &id);
+		uint32_t cpu = fh_cpu_traits(&id);
+
+		if (cpu != (id.features | r->traits)) {
+			printf("FAIL %s: traits 0x%x, want 0x%x\n", r->what,
+			       (unsigned)(cpu & ~id.features),
+			       (unsigned)r->traits);
+			fails++;
+		}
+		if (r->isa != here)
+			continue;
+		expect_picks(r->what, cpu, r->md5, r->keccak, r->md5_multi,
+			     r->keccak_multi);
+		chosen++;
+	}
+	for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)
+		if (fh_darwin_release_at_least(releases[i].release, 21, 3) !=
+		    releases[i].at_least_21_3) {
+			printf("FAIL Darwin release '%s' read as %s 21.3\n",
+			       releases[i].release,
+			       releases[i].at_least_21_3 ? "before" : "at least");
+			fails++;
+		}
 	/* The kernel for B busy lanes: the narrowest of the family's default
 	 * multi-buffer kernels with at least B lanes (x86-64 only). */
 	static const struct {
@@ -162,7 +492,10 @@ int main(void)
 				}
 			}
 	}
-	printf("%zu traits rows, %u choice rows, %u narrowing checks, %d failed\n",
-	       sizeof rows / sizeof rows[0], chosen, narrowed, fails);
+	printf("%zu traits rows, %zu probe rows, %zu Darwin releases, "
+	       "%u choice rows, %u narrowing checks, %d failed\n",
+	       sizeof rows / sizeof rows[0],
+	       sizeof probe_rows / sizeof probe_rows[0],
+	       sizeof releases / sizeof releases[0], chosen, narrowed, fails);
 	return fails ? 1 : 0;
 }
