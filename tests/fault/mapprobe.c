@@ -5,14 +5,16 @@
  *
  *     mapprobe FILE [SECONDS [STATS]]
  *
- * For each way (a plain touch of every page, mmap with MAP_POPULATE,
- * madvise MADV_POPULATE_READ, MADV_WILLNEED then a touch, read(2)) a
+ * For each way (a plain touch of every page, mmap with MAP_POPULATE, the
+ * same in a process that handles SIGTERM, madvise MADV_POPULATE_READ,
+ * MADV_WILLNEED then a touch, read(2)) a
  * child maps the whole FILE and faults it in; the parent waits up to
  * SECONDS (default 5), then sends SIGTERM, then SIGKILL, and prints what
  * came back: the errno, the signal, the offset reached and the times.
  * With STATS (faultfs's .faultfs file), it prints that after each way:
  * how many reads the file system answered, and how many with EIO. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -36,13 +38,27 @@ static double now(void)
 
 static sigjmp_buf jump;
 static volatile uintptr_t bus_addr;
+static volatile int bus_code;
 
 static void on_bus(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
 	bus_addr = (uintptr_t)si->si_addr;
+	bus_code = si->si_code;
 	siglongjmp(jump, 1);
+}
+
+static const char *bus_code_name(int code)
+{
+	switch (code) {
+	case BUS_ADRALN: return "BUS_ADRALN";
+	case BUS_ADRERR: return "BUS_ADRERR";
+	case BUS_OBJERR: return "BUS_OBJERR";
+	case BUS_MCEERR_AR: return "BUS_MCEERR_AR";
+	case BUS_MCEERR_AO: return "BUS_MCEERR_AO";
+	default: return "other";
+	}
 }
 
 /* Touches every page of MAP (LEN bytes); returns the offset reached, or
@@ -63,17 +79,31 @@ static long long touch(const volatile uint8_t *map, size_t len, long page)
 static void report_touch(const char *how, long long r, double t0)
 {
 	if (r < 0)
-		printf("%s: SIGBUS at offset %lld after %.3f s\n", how, -1 - r,
-		       now() - t0);
+		printf("%s: SIGBUS (si_code %d, %s) at offset %lld after %.3f s\n",
+		       how, bus_code, bus_code_name(bus_code), -1 - r, now() - t0);
 	else
 		printf("%s: touched all %lld bytes in %.3f s\n", how, r,
 		       now() - t0);
+}
+
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	got_term = 1;
 }
 
 static void probe(const char *way, int fd, size_t len, long page)
 {
 	double t0 = now();
 	uint8_t *map;
+	bool populate = strncmp(way, "map_populate", 12) == 0;
+
+	/* A process that handles SIGTERM (as one that erases a progress
+	 * line would): does the signal still end the populate? */
+	if (strcmp(way, "map_populate_handled") == 0)
+		signal(SIGTERM, on_term);
 
 	if (strcmp(way, "read") == 0) {
 		static char buf[1 << 16];
@@ -88,17 +118,16 @@ static void probe(const char *way, int fd, size_t len, long page)
 		return;
 	}
 	map = mmap(NULL, len, PROT_READ,
-		   MAP_SHARED | (strcmp(way, "map_populate") == 0 ? MAP_POPULATE : 0),
-		   fd, 0);
+		   MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
 	if (map == MAP_FAILED) {
-		printf("%s: mmap: %s after %.3f s\n", way, strerror(errno),
-		       now() - t0);
+		printf("%s: mmap: %s after %.3f s%s\n", way, strerror(errno),
+		       now() - t0, got_term ? " (SIGTERM handled)" : "");
 		return;
 	}
-	if (strcmp(way, "map_populate") == 0) {
-		printf("map_populate: mmap returned after %.3f s\n", now() - t0);
-		fflush(stdout);
-		report_touch("map_populate, then touch", touch(map, len, page), t0);
+	if (populate) {
+		printf("%s: mmap returned after %.3f s%s\n", way, now() - t0,
+		       got_term ? " (SIGTERM handled)" : "");
+		report_touch(way, touch(map, len, page), t0);
 	} else if (strcmp(way, "populate_read") == 0) {
 		int r = madvise(map, len, MADV_POPULATE_READ);
 
@@ -130,7 +159,8 @@ static void show_stats(const char *path)
 int main(int argc, char **argv)
 {
 	static const char *const ways[] = {
-		"touch", "map_populate", "populate_read", "willneed", "read",
+		"touch", "map_populate", "map_populate_handled",
+		"populate_read", "willneed", "read",
 	};
 	double limit = argc > 2 ? atof(argv[2]) : 5;
 	struct sigaction sa;
