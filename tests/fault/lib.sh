@@ -164,7 +164,9 @@ finish_fh() {
 	wait "$FH_PID" || RC=$?
 	now_ms
 	MS=$((NOW - t0))
-	kill "$wd" 2>/dev/null
+	# SIGKILL: a subshell that bash has just forked still runs the
+	# suite's traps for a while, and the EXIT trap would clean up.
+	kill -KILL "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
 	[ -e "$p.timeout" ] && RC=124
 	return 0
