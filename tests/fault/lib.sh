@@ -172,6 +172,16 @@ finish_fh() {
 	return 0
 }
 
+# kill_jobs: ends every background job of this shell (a run, its
+# watchdog, a file system), for the suites' EXIT traps: a run left
+# behind by a suite that meson timed out would spin on a dead mount.
+kill_jobs() {
+	local p
+	for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
+	for p in $(jobs -p); do wait "$p" 2>/dev/null; done
+	return 0
+}
+
 # run_fh PREFIX LIMIT DIR STDIN ARGS...: both of the above.
 run_fh() {
 	local p=$1 limit=$2

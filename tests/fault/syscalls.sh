@@ -30,7 +30,7 @@ CASE=$WORK/case
 MIX=$WORK/mix
 mkdir "$CASE" "$MIX"
 init_watchdog "$WORK"
-trap 'rm -rf "$WORK"' EXIT
+trap 'kill_jobs; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
