@@ -16,8 +16,16 @@
 #
 # FHSUM_QUICK=1 runs a representative subset; FHSUM_FAULT_FILTER=REGEX
 # only the cases whose name matches (an extended regular expression, as
-# bash's =~).  FAULTFS names the file system's binary (meson sets it).  Needs /dev/fuse and the right to
-# mount; without them the suite is skipped.
+# bash's =~), e.g. 'kt128 j2|SIGINT'.  FAULTFS names the file system's
+# binary (meson sets it).  Needs /dev/fuse and the right to mount;
+# without them the suite is skipped.
+#
+# What the kernel does (Linux 6.18, tests/fault/mapprobe.c): a touch of a
+# mapped page that the file system fails raises SIGBUS at once (si_code
+# BUS_ADRERR, as past the end of a shrunk file); MADV_POPULATE_READ fails
+# at once with EFAULT; mmap with MAP_POPULATE retries the failing read
+# without end (10,000 to 30,000 a second) and never returns, and only a
+# fatal signal ends it: one the process handles does not.
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 : "${FAULTFS:=$FAULT_DIR/../../build/tests/fault/faultfs}"
