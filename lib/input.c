@@ -178,15 +178,18 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 			off_t start = pos;
 
 			err = fh_window_hash(&m, in->fd, &ctx, &pos, end);
-			/* A file system that cannot map: read it instead. */
-			if (err > 0 && pos == start)
-				err = 0;
 			*size = (uint64_t)(pos - start);
 			/* Leave the offset where reading would have, and read
-			 * on: the file may have grown meanwhile. */
-			if (!err && lseek(in->fd, pos, SEEK_SET) < 0)
+			 * on: the file may have grown meanwhile, or a window
+			 * could not be mapped (a file system that cannot map,
+			 * a refused mmap), and reading is the way from there,
+			 * the size fstat gave still telling its end. */
+			if ((!err || err == FH_ENOMAP) &&
+			    lseek(in->fd, pos, SEEK_SET) < 0)
 				err = errno;
-			if (!err) {
+			else if (err == FH_ENOMAP)
+				err = 0;
+			else if (!err) {
 				struct stat st;
 
 				if (fstat(in->fd, &st) == 0 && st.st_size < pos)

@@ -285,13 +285,11 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 	enum fill later = team     ? FILL_ON_DEMAND
 			  : m->pop ? FILL_AHEAD
 				   : FILL_NOW;
-	int err;
 
 	if (*pos >= end)
 		return 0;
-	err = map_window(m, fd, *pos, end, &cur, FILL_NOW, cold, ticket);
-	if (err)
-		return err;
+	if (map_window(m, fd, *pos, end, &cur, FILL_NOW, cold, ticket))
+		return FH_ENOMAP;
 	if (team)
 		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p,
 				  cur.len);
@@ -328,10 +326,9 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		if (after >= end)
 			return 0;
 		if (!ahead) {
-			err = map_window(m, fd, after, end, &next, FILL_NOW,
-					 cold, ticket);
-			if (err)
-				return err;
+			if (map_window(m, fd, after, end, &next, FILL_NOW,
+				       cold, ticket))
+				return FH_ENOMAP;
 			if (team)
 				fh_kt_team_submit(team, ctx, next.map,
 						  next.maplen, next.p, next.len);

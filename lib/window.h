@@ -40,12 +40,17 @@ struct fh_mapping {
 	unsigned kt_threads;
 };
 
+/* fh_window_hash's word that a window could not be mapped: CTX holds
+ * exactly the bytes before *POS, and reading on from there is the way.
+ * Never leaves input.c. */
+enum { FH_ENOMAP = -2 };
+
 /* Hashes [*POS, END) of the regular file FD into CTX through mapped
- * windows; advances *POS past what was hashed.  Returns 0, or an errno
- * value or FH_ESHRANK for the failed window: a page past the end of a
- * file that shrank is FH_ESHRANK, a page whose read failed that read's
- * errno (as read(2) gives it).  *POS unmoved with an errno value: the
- * file system cannot map, and reading it is the way. */
+ * windows; advances *POS past what was hashed.  Returns 0, FH_ENOMAP, or
+ * an errno value or FH_ESHRANK for a window that failed while it was
+ * hashed (CTX is then unusable): a page past the end of a file that
+ * shrank is FH_ESHRANK, a page whose read failed that read's errno (as
+ * read(2) gives it, EIO for a bad sector). */
 int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		   off_t *pos, off_t end);
 
