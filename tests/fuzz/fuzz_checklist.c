@@ -1,4 +1,4 @@
-/* fuzz_checklist.c: libFuzzer target for lib/checklist.c.
+/* fuzz_checklist.c: libFuzzer target for lib/list/checklist.c.
  *
  * The input is a checksum list: it is split into lines at '\n', as GNU's
  * getline loop splits it, and every line is parsed under several option
@@ -15,7 +15,7 @@
  * gives back the same name, digest, mode and algorithm.
  *
  * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE
- *        -Ilib lib/checklist.c lib/algo.c tests/fuzz/fuzz_checklist.c
+ *        -Ilib -Ilib/list lib/list/checklist.c lib/algo.c tests/fuzz/fuzz_checklist.c
  */
 #include <stdio.h>
 #include <stdlib.h>

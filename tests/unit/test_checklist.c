@@ -1,4 +1,4 @@
-/* test_checklist.c: unit tests for lib/checklist.c.
+/* test_checklist.c: unit tests for lib/list/checklist.c.
  *
  * A table of list lines with the kind, name, digest, mode and algorithm
  * fh_list_parse must give for them, under several option sets and states
