@@ -116,7 +116,8 @@ PY
 
 # read_order TRACE NAME...: from strace -f output, checks that reads of the
 # files NAME... never overlap in time and come in the order given, each
-# file's reads together.
+# file's reads together.  Files are opened with openat (glibc) or open
+# (musl on x86-64).
 read_order() {
 	python3 - "$@" <<'PY'
 import re, sys
@@ -126,24 +127,25 @@ fd_file = {}        # descriptor -> file index
 pending = {}        # pid -> (call, fd, file index) of an unfinished call
 inflight = set()    # file indices with a read in flight
 order = []          # file index of each read, in start order
-open_re = re.compile(r'openat\(AT_FDCWD, "([^"]*)", [^)]*\)\s*= (\d+)')
+open_re = re.compile(r'open(?:at\(AT_FDCWD,|\() ?"([^"]*)", [^)]*\)\s*= (\d+)')
+name_re = re.compile(r'open(?:at\(AT_FDCWD,|\() ?"([^"]*)"')
 for line in open(trace):
     pid, rest = line.split(None, 1)
     if rest.startswith("<..."):
         call, fd, f = pending.pop(pid, (None, None, None))
         if call == "read" and f is not None:
             inflight.discard(f)
-        elif call == "openat":
+        elif call == "open":
             m = re.search(r"= (\d+)", rest)
             if m and fd in rank:
                 fd_file[int(m.group(1))] = rank[fd]
         continue
     unfinished = "<unfinished" in rest
-    if rest.startswith("openat("):
-        m = re.match(r'openat\(AT_FDCWD, "([^"]*)"', rest)
+    if rest.startswith(("openat(", "open(")):
+        m = name_re.match(rest)
         name = m.group(1) if m else None
         if unfinished:
-            pending[pid] = ("openat", name, None)
+            pending[pid] = ("open", name, None)
         else:
             m = open_re.match(rest)
             if m and m.group(1) in rank:
@@ -183,7 +185,7 @@ PY
 	md5sum "${names[@]}" >ref.out
 	# LeakSanitizer cannot work under ptrace: no leak check in this run.
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -e trace=openat,read,close -e signal=none -o trace \
+		strace -f -qq -e trace=open,openat,read,close -e signal=none -o trace \
 		"$FHSUM" -a md5 -j2 --io-depth=1 "${names[@]}" >got.out
 	diff -u ref.out got.out
 	read_order trace "${names[@]}" || fail "depth 1 read files together"

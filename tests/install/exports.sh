@@ -6,6 +6,9 @@
 # kernels, and no public function left hidden.
 #
 #   exports.sh LIB HEADER MAP [NM]
+# A Mach-O library (macOS) has no dynamic symbol table: there the names
+# are those of `nm -g --defined-only LIB` less the leading underscore of
+# C names (llvm-nm reads Mach-O; GNU nm does not, which makes a skip).
 # Exit 0 pass, 1 fail, 77 skip (no nm, or one that cannot read LIB).
 set -euo pipefail
 export LC_ALL=C
@@ -14,12 +17,15 @@ lib=$1 header=$2 map=$3 nm=${4:-nm}
 command -v "$nm" >/dev/null || { echo "SKIP: $nm not found"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! "$nm" -D --defined-only "$lib" >"$tmp/nm" 2>"$tmp/err"; then
+if "$nm" -D --defined-only "$lib" >"$tmp/nm" 2>"$tmp/err"; then
+	awk '{ print $NF }' "$tmp/nm" | sort >"$tmp/exported"
+elif "$nm" -g --defined-only "$lib" >"$tmp/nm" 2>>"$tmp/err"; then
+	awk '{ sub(/^_/, "", $NF); print $NF }' "$tmp/nm" | sort >"$tmp/exported"
+else
 	cat "$tmp/err"
 	echo "SKIP: $nm cannot read $lib"
 	exit 77
 fi
-awk '{ print $NF }' "$tmp/nm" | sort >"$tmp/exported"
 sed -n 's/^FH_API[^(]*[ *]\([A-Za-z0-9_]*\)(.*/\1/p' "$header" | sort >"$tmp/declared"
 sed -n 's/^[[:space:]]*\(fh_[A-Za-z0-9_]*\);.*/\1/p' "$map" | sort >"$tmp/mapped"
 
