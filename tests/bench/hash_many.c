@@ -98,6 +98,8 @@ int main(int argc, char **argv)
 	 * TLB and page-crossing costs the lanes' many streams. */
 	if (huge)
 		madvise(pool, distinct * size, MADV_HUGEPAGE);
+#else
+	(void)huge;
 #endif
 	/* Every page written, so that no round pays for first faults. */
 	for (size_t i = 0; i < distinct * size; i++)

@@ -275,8 +275,10 @@ int main(void)
 			int fd = open(r.paths[i], O_RDONLY);
 
 			if (fd >= 0) {
-				fdatasync(fd);
+				fsync(fd);
+#ifdef POSIX_FADV_DONTNEED  /* macOS has no fadvise: cached there */
 				posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
 				close(fd);
 			}
 		}
