@@ -144,6 +144,8 @@ struct engine {
 	struct timespec last_wake;      /* the producer's last wake of a worker */
 
 	unsigned workers, started;
+	_Atomic unsigned live;          /* workers started, less those that
+					 * could not get their buffers */
 	bool no_mmap;
 	bool seq;                       /* I/O depth 1 */
 	_Atomic uint64_t turn;          /* depth 1: the slot that may read */
@@ -392,6 +394,10 @@ static void *worker(void *arg)
 	uint64_t next = 0, end = 0;
 
 	r.buf = malloc(r.bufsize);
+	if ((!r.buf || !lanes) && atomic_fetch_sub(&e->live, 1) == 1)
+		/* Without its buffers this worker hashes nothing; the others
+		 * do its share, and the caller when none is left. */
+		wq_wake(&e->done, true);
 	while (r.buf && lanes) {
 		bool busy = fh_lanes_busy(lanes);
 
@@ -738,10 +744,13 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			while (e.started < workers && waiting >= min_waiting) {
 				ws[e.started] = (struct worker){
 					.e = &e, .meter = &e.meters[1 + e.started] };
+				atomic_fetch_add(&e.live, 1);
 				if (fh_thread_start(&tids[e.started], worker,
 						    &ws[e.started],
-						    FH_STACK_WORKER) != 0)
+						    FH_STACK_WORKER) != 0) {
+					atomic_fetch_sub(&e.live, 1);
 					break;
+				}
 				e.started++;
 			}
 			if (atomic_load(&e.work.waiters) &&
@@ -756,7 +765,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 		if (e.head == tail)
 			break; /* finished and all handed back */
 		/* Nobody else will hash HEAD: do it here. */
-		if (!e.started) {
+		if (!atomic_load(&e.live)) {
 			hash_here(&e, &r, slot_at(&e, e.head));
 			continue;
 		}
