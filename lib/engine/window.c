@@ -32,8 +32,7 @@
  * lose; one that waits for the disk asks itself, at once).  A fault-in
  * request may reach the thread after its window was hashed and unmapped;
  * it then fails, or faults in whatever was mapped there since, which is
- * harmless either way.  Where the system cannot fault a mapping in
- * (fh_os_populate: ENOSYS), the thread is not used again.  A readahead request names a descriptor,
+ * harmless either way.  A readahead request names a descriptor,
  * so its file waits for it (pop_wait) before the descriptor is closed. */
 #define FH_POP_QUEUE 8
 
@@ -54,6 +53,33 @@ struct fh_populater {
 	pthread_t tid;
 };
 
+/* Where the system cannot fault a mapping in (fh_os_populate: ENOSYS,
+ * as on macOS and FreeBSD, or Linux before 5.14), the populater reads a
+ * byte of every page itself, under its own fault guard: a page that
+ * cannot be had, or a window unmapped meanwhile, only ends the touching
+ * early, and the hashing thread meets the error as always. */
+struct touch {
+	const volatile uint8_t *p;
+	size_t n;
+};
+
+static void touch_pages(void *arg)
+{
+	const struct touch *t = arg;
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < t->n; i += page)
+		(void)t->p[i];
+}
+
+static void populate(void *p, size_t n)
+{
+	struct touch t = { p, n };
+
+	if (fh_os_populate(p, n) == ENOSYS)
+		fh_guard_run(p, n, touch_pages, &t);
+}
+
 static void *populate_main(void *arg)
 {
 	struct fh_populater *p = arg;
@@ -65,19 +91,16 @@ static void *populate_main(void *arg)
 		if (p->stop)
 			break;
 		struct pop_request rq = p->q[p->head];
-		int err = 0;
 
 		p->head = (p->head + 1) % FH_POP_QUEUE;
 		p->count--;
 		p->busy = true;
 		pthread_mutex_unlock(&p->lock);
 		if (rq.p)
-			err = fh_os_populate(rq.p, rq.n);
+			populate(rq.p, rq.n);
 		else
 			fh_os_read_ahead(rq.fd, rq.off, (off_t)rq.n);
 		pthread_mutex_lock(&p->lock);
-		if (err == ENOSYS)
-			p->broken = true;
 		p->done++;
 		p->busy = false;
 		pthread_cond_broadcast(&p->done_cv);
