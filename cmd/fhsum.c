@@ -83,6 +83,67 @@ static void usage_error(const char *msg, const char *arg)
 	fh_usage(EXIT_FAILURE);
 }
 
+/* The short options, after the ':' that makes getopt_long tell a missing
+ * argument (':') from an unknown option ('?'). */
+static const char shortopts[] = ":a:bcj:l:rtwz";
+
+/* Complains, in glibc's words whatever the C library (musl's getopt
+ * words them otherwise), about the option getopt_long just refused with
+ * RET, then exits as md5sum does.  A long option's error is worked out
+ * again from its text, which getopt_long has always stepped past; a
+ * short option's from optopt. */
+static void option_error(int argc, char **argv, int ret)
+{
+	int o = optopt;
+	bool flag = o > 0 && o < 256 && o != ':' && strchr(shortopts, o) &&
+		    strchr(shortopts, o)[1] != ':';
+	/* musl may leave optind past the end after a missing argument. */
+	const char *arg = optind > 0 && optind <= argc && argv[optind - 1]
+				  ? argv[optind - 1] : "";
+	bool is_long = strncmp(arg, "--", 2) == 0 && arg[2] &&
+		       (o == 0 || o > 255 || (ret == '?' && flag) || ret == ':');
+
+	if (!is_long) {
+		fh_error(0, ret == ':' ? "option requires an argument -- '%c'"
+				       : "invalid option -- '%c'", o);
+		usage_error(NULL, NULL);
+	}
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	const struct option *hit = NULL;
+	bool ambiguous = false;
+
+	for (const struct option *p = longopts; p->name; p++) {
+		if (strncmp(p->name, name, len) != 0)
+			continue;
+		if (strlen(p->name) == len) {
+			hit = p;
+			ambiguous = false;
+			break;
+		}
+		if (!hit)
+			hit = p;
+		else if (p->has_arg != hit->has_arg || p->val != hit->val)
+			ambiguous = true;
+	}
+	if (!hit) {
+		fh_error(0, "unrecognized option '%s'", arg);
+	} else if (ambiguous) {
+		fh_out_flush();
+		fprintf(stderr, "%s: option '%.*s' is ambiguous; possibilities:",
+			fh_prog, (int)len + 2, arg);
+		for (const struct option *p = longopts; p->name; p++)
+			if (strncmp(p->name, name, len) == 0)
+				fprintf(stderr, " '--%s'", p->name);
+		fputc('\n', stderr);
+	} else if (name[len] == '=') {
+		fh_error(0, "option '--%s' doesn't allow an argument", hit->name);
+	} else {
+		fh_error(0, "option '--%s' requires an argument", hit->name);
+	}
+	usage_error(NULL, NULL);
+}
+
 /* -a NAME: sets the algorithm (or "sha3", sized later by -l). */
 static void set_algorithm(struct cli *c, const char *name)
 {
@@ -301,7 +362,8 @@ int main(int argc, char **argv)
 	default_from_name(&c);
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 
-	while ((opt = getopt_long(argc, argv, "a:bcj:l:rtwz", longopts, NULL)) != -1) {
+	opterr = 0;     /* option_error speaks instead */
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a': set_algorithm(&c, optarg); break;
 		case 'b': c.binary = 1; break;
@@ -331,6 +393,8 @@ int main(int argc, char **argv)
 		case OPT_BENCHMARK: bench = true; break;
 		case OPT_HELP: fh_usage(EXIT_SUCCESS);
 		case OPT_VERSION: fh_version(); return EXIT_SUCCESS;
+		case '?':
+		case ':': option_error(argc, argv, opt); break;
 		default: usage_error(NULL, NULL);
 		}
 	}
