@@ -7,8 +7,12 @@
 #
 #   exports.sh LIB HEADER MAP [NM]
 # A Mach-O library (macOS) has no dynamic symbol table: there the names
-# are those of `nm -g --defined-only LIB` less the leading underscore of
-# C names (llvm-nm reads Mach-O; GNU nm does not, which makes a skip).
+# are the defined symbols that `nm -m` calls "external" (not private
+# external, not weak: Apple's ld exports neither a hidden name nor the
+# compiler runtime's), less the leading underscore of C names.  zig's
+# linker puts those in the dylib's export trie too; the flags are what a
+# Mach-O linker goes by.  llvm-nm and macOS's nm read Mach-O; GNU nm does
+# not, which makes a skip.
 # Exit 0 pass, 1 fail, 77 skip (no nm, or one that cannot read LIB).
 set -euo pipefail
 export LC_ALL=C
@@ -19,8 +23,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if "$nm" -D --defined-only "$lib" >"$tmp/nm" 2>"$tmp/err"; then
 	awk '{ print $NF }' "$tmp/nm" | sort >"$tmp/exported"
-elif "$nm" -g --defined-only "$lib" >"$tmp/nm" 2>>"$tmp/err"; then
-	awk '{ sub(/^_/, "", $NF); print $NF }' "$tmp/nm" | sort >"$tmp/exported"
+elif "$nm" -m --defined-only "$lib" >"$tmp/nm" 2>>"$tmp/err"; then
+	awk '/\) external / { sub(/^_/, "", $NF); print $NF }' "$tmp/nm" |
+		sort >"$tmp/exported"
 else
 	cat "$tmp/err"
 	echo "SKIP: $nm cannot read $lib"
