@@ -9,9 +9,10 @@
 #   mac-arm   macOS on Apple silicon (tests/cross/aarch64-macos.ini) and
 #   mac-x86   macOS on Intel (tests/cross/x86_64-macos.ini): cross builds
 #             with -Dwerror=true; `file` must call cmd/fhsum and
-#             libfhsum.0.dylib Mach-O arm64 (x86_64); the dylib exports the
-#             public API and nothing more (tests/install/exports.sh, with
-#             llvm-nm).  Nothing runs: there is no macOS here;
+#             libfhsum.0.dylib Mach-O arm64 (x86_64); the dylib's external
+#             symbols are the public API and nothing more (tests/install/
+#             exports.sh, with llvm-nm).  Nothing runs: there is no macOS
+#             here;
 #   musl      static x86-64 build with musl-gcc (musl 1.2.3): statically
 #             linked, and every meson test, the CLI suite with FHSUM_QUICK=1
 #             (log build-musl/meson-logs/musl.json);
