@@ -17,9 +17,12 @@
 #             linked, and every meson test, the CLI suite with FHSUM_QUICK=1
 #             (log build-musl/meson-logs/musl.json);
 #   arm-musl  static AArch64 build with zig cc (tests/cross/
-#             aarch64-linux-musl.ini), its meson tests under qemu-aarch64
-#             with QEMU_CPU=max and QEMU_CPU=cortex-a53 (logs build-arm-musl/
-#             meson-logs/qemu-musl-max.json, qemu-musl-cortex-a53.json).
+#             aarch64-linux-musl.ini), its meson tests under qemu-aarch64:
+#             all of them with QEMU_CPU=max, the unit suite with
+#             QEMU_CPU=cortex-a53 (all of them with PORTS_FULL=1: about 6
+#             minutes more; the glibc AArch64 step runs the CLI suite on
+#             that CPU already) (logs build-arm-musl/meson-logs/
+#             qemu-musl-max.json, qemu-musl-cortex-a53.json).
 #
 # Each step's wall-clock and CPU seconds are printed ("--- STEP: ...") and
 # a table of them at the end; the JSON logs for .ci/summary.py are listed
@@ -154,7 +157,7 @@ step_musl() {
 }
 
 step_arm_musl() {
-	local f cpu rc=0
+	local f cpu rc=0 suites
 	need_zig
 	rm -rf build-arm-musl
 	meson setup --cross-file tests/cross/aarch64-linux-musl.ini \
@@ -166,9 +169,11 @@ step_arm_musl() {
 		fail "build-arm-musl/cmd/fhsum is not a static AArch64 executable"
 	# The CLI suites run with FHSUM_QUICK=1 in a cross build (tests/cli).
 	for cpu in max cortex-a53; do
+		suites=()
+		[ "$cpu" = max ] || [ "${PORTS_FULL:-0}" = 1 ] || suites=(--suite unit)
 		echo "build-arm-musl/meson-logs/qemu-musl-$cpu.json" >>"$logs_list"
 		if ! QEMU_CPU=$cpu meson test -C build-arm-musl --print-errorlogs \
-			--timeout-multiplier 4 --logbase "qemu-musl-$cpu"; then
+			--timeout-multiplier 4 --logbase "qemu-musl-$cpu" "${suites[@]}"; then
 			say "FAIL arm-musl: meson test, QEMU_CPU=$cpu"
 			rc=1
 		fi
