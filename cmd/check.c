@@ -48,8 +48,9 @@ struct item {
 	struct list *list;
 	int err;                /* EV_OPEN_ERROR, EV_END: errno, -1 read error */
 	uintmax_t lineno;       /* EV_BAD_LINE */
-	size_t hexlen;
-	char text[];            /* EV_LINE: hex digits; EV_OPEN_ERROR: name */
+	size_t digestlen;       /* EV_LINE: the digest's characters */
+	bool base64;            /* EV_LINE: ... in base64, else hex */
+	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
 };
 
 struct checker {
@@ -62,7 +63,8 @@ struct checker {
 	struct list *list;
 	uintmax_t lineno;
 	bool ok;
-	char hex[2 * FH_MAX_XOF_BYTES + 1];
+	/* The computed digest in hex or base64: 2n + 4 holds both. */
+	char text[2 * FH_MAX_XOF_BYTES + 4];
 	char *esc;
 	size_t esc_cap;
 };
@@ -168,18 +170,19 @@ static bool next(void *ctx, struct fh_job *job)
 			return true;
 		}
 		case FH_LINE_OK: {
-			struct item *it = new_item(EV_LINE, k->list, l.hexlen);
+			struct item *it = new_item(EV_LINE, k->list, l.digestlen);
 
-			memcpy(it->text, l.hex, l.hexlen);
-			it->hexlen = l.hexlen;
+			memcpy(it->text, l.digest, l.digestlen);
+			it->digestlen = l.digestlen;
+			it->base64 = l.base64;
 			((char *)l.name)[l.namelen] = '\0';
 			fh_stdin_read |= strcmp(l.name, "-") == 0;
 			job->user = it;
-			job->user_bytes = sizeof *it + l.hexlen;
+			job->user_bytes = sizeof *it + l.digestlen;
 			job->path = l.name;
 			job->algo = l.algo;
 			fh_job_kernels(k->c, job);
-			job->outlen = l.hexlen / 2;
+			job->outlen = l.outlen;
 			return true;
 		}
 		}
@@ -225,8 +228,19 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			status_line(k, job->path, "FAILED open or read");
 		return;
 	}
-	fh_hex(k->hex, job->digest, job->outlen);
-	if (strncasecmp(k->hex, it->text, it->hexlen) != 0) {
+	/* Hex in either case; base64 exactly as cksum compares it (a digest
+	 * written with other bits in its last character's unused ones is
+	 * not the same text, and FAILS). */
+	bool match;
+
+	if (it->base64) {
+		match = fh_base64(k->text, job->digest, job->outlen) == it->digestlen &&
+			memcmp(k->text, it->text, it->digestlen) == 0;
+	} else {
+		fh_hex(k->text, job->digest, job->outlen);
+		match = strncasecmp(k->text, it->text, it->digestlen) == 0;
+	}
+	if (!match) {
 		l->mismatched++;
 		if (!c->status_only)
 			status_line(k, job->path, "FAILED");

@@ -18,9 +18,10 @@ struct cli {
 	const char *label;      /* the -a name as messages spell it, or NULL */
 	size_t outlen;          /* digest bytes when generating */
 	size_t check_outlen;    /* SHAKE digest bytes required when checking; 0: any */
-	int binary;             /* -1 unset, 0 -t, 1 -b or --tag */
-	bool text;              /* -t given */
-	bool tag, zero, check;
+	int binary;             /* -1 unset, 0 -t, 1 -b */
+	bool tag, zero, check;  /* --tag (--untagged clears it), -z, -c */
+	bool base64, raw;       /* --base64, --raw: the digest's form */
+	bool no_names;          /* --no-names */
 	bool ignore_missing, quiet, status_only, strict, warn;
 	bool debug;
 	struct fh_kernel_set kernels;

@@ -15,9 +15,14 @@ struct gen {
 	const struct cli *c;
 	struct operands *ops;
 	bool ok;
-	char hex[2 * FH_MAX_XOF_BYTES + 1];
+	uint64_t names;         /* names produced */
+	/* The digest in hex or base64: 2n + 4 holds both for any n. */
+	char text[2 * FH_MAX_XOF_BYTES + 4];
 	char *line;
 	size_t line_cap;
+	/* --raw: the one digest, written at the end. */
+	uint8_t *raw;
+	size_t rawlen;
 };
 
 /* The error a walk or a names file met, carried in a marker job. */
@@ -44,6 +49,13 @@ static bool next(void *ctx, struct fh_job *job)
 
 	if (!fh_operands_next(g->ops, &path, &err))
 		return false;
+	/* --raw is for one input; with more operands it was refused at the
+	 * start, a walk or a names file is refused at its second name,
+	 * before any digest is written. */
+	if (g->c->raw && ++g->names > 1) {
+		fh_error(0, "the --raw option is not supported with multiple files");
+		exit(EXIT_FAILURE);
+	}
 	if (err) {
 		size_t n = strlen(path) + 1;
 		struct walk_error *w = malloc(sizeof *w + n);
@@ -90,8 +102,20 @@ static void done(void *ctx, struct fh_job *job)
 		g->ok = false;
 		return;
 	}
+	if (c->raw) {
+		g->raw = malloc(job->outlen);
+		if (!g->raw) {
+			fh_error(ENOMEM, "%s", fh_quotef(job->path, strlen(job->path)));
+			exit(EXIT_FAILURE);
+		}
+		memcpy(g->raw, job->digest, job->outlen);
+		g->rawlen = job->outlen;
+		return;
+	}
 	size_t namelen = strlen(job->path);
-	size_t need = fh_format_size(2 * job->outlen, namelen);
+	size_t textlen = c->base64 ? fh_base64(g->text, job->digest, job->outlen)
+				   : 2 * job->outlen;
+	size_t need = fh_format_size(textlen, namelen);
 
 	if (need > g->line_cap) {
 		free(g->line);
@@ -103,12 +127,14 @@ static void done(void *ctx, struct fh_job *job)
 		g->line_cap = need;
 	}
 	int flags = (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
-		    (c->zero ? FH_FMT_ZERO : 0);
+		    (c->zero ? FH_FMT_ZERO : 0) | (c->base64 ? FH_FMT_BASE64 : 0) |
+		    (c->no_names ? FH_FMT_NO_NAME : 0);
 
-	fh_hex(g->hex, job->digest, job->outlen);
+	if (!c->base64)
+		fh_hex(g->text, job->digest, job->outlen);
 	fh_progress_clear();
-	fh_out_bytes(g->line, fh_format_line(g->line, job->algo, g->hex,
-					     2 * job->outlen, job->path, namelen,
+	fh_out_bytes(g->line, fh_format_line(g->line, job->algo, g->text,
+					     textlen, job->path, namelen,
 					     flags));
 	fh_out_end_line();
 }
@@ -134,6 +160,13 @@ bool fh_generate(const struct cli *c, struct operands *ops)
 	}
 	bool ok = g->ok;
 
+	/* The bytes alone: no name, no line end (cksum --raw, b3sum --raw). */
+	if (g->raw) {
+		fh_progress_clear();
+		fh_out_bytes(g->raw, g->rawlen);
+		fh_out_end_line();
+		free(g->raw);
+	}
 	free(g->line);
 	free(g);
 	return ok;

@@ -1,12 +1,14 @@
 /* checklist.c: the lines of GNU checksum lists.  fh_list_parse reads one
  * line of a `-c` list the way GNU md5sum 9.1 does (its split_3,
  * bsd_split_3 and filename_unescape, re-derived and checked byte for byte
- * against md5sum -c), generalised to several algorithms: the tag or the hex
- * length picks the algorithm where -a does not.  GNU treats the line as a C
+ * against md5sum -c), generalised to several algorithms: the tag or the
+ * digest's length picks the algorithm where -a does not, and digests may be
+ * written in base64 as GNU cksum 9.2 (tagged) and 9.9 (untagged) read them.  GNU treats the line as a C
  * string in places, so a NUL byte ends an unescaped name and ends the
  * digest of a tagged line; those quirks are reproduced on purpose, since a
  * drop-in must accept and reject exactly the lines md5sum does.
- * fh_format_line writes the lines that md5sum prints when generating.
+ * fh_format_line writes the lines that md5sum (and cksum, for --base64)
+ * prints when generating.
  */
 #include <string.h>
 
@@ -60,17 +62,78 @@ static bool is_fixed_sha3(const struct fh_algo *a)
 	       a->id == FH_SHA3_384 || a->id == FH_SHA3_512;
 }
 
-/* Whether HEXLEN digits are a digest of A: fixed algorithms have one
- * length; SHAKE has -l's, or any whole number of bytes up to the limit. */
-static bool hexlen_fits(const struct fh_list_parser *p,
-			const struct fh_algo *a, size_t hexlen)
+/* Whether BYTES is a digest length of A: fixed algorithms have one; SHAKE
+ * and the others of any length have -l's, or any up to the limit. */
+static bool outlen_fits(const struct fh_list_parser *p,
+			const struct fh_algo *a, size_t bytes)
 {
 	if (!a->xof)
-		return hexlen == 2 * (size_t)a->digest_bytes;
+		return bytes == (size_t)a->digest_bytes;
 	if (p->outlen && a == p->algo)
-		return hexlen == 2 * p->outlen;
-	return hexlen >= 2 && hexlen % 2 == 0 &&
-	       hexlen <= 2 * (size_t)FH_MAX_XOF_BYTES;
+		return bytes == p->outlen;
+	return bytes >= 1 && bytes <= (size_t)FH_MAX_XOF_BYTES;
+}
+
+static bool is_base64_char(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '+' || c == '/';
+}
+
+/* The length of the digest at S (at most N bytes): base64 characters, hex
+ * digits among them, then at most two '=' of padding. */
+static size_t digest_run(const char *s, size_t n)
+{
+	size_t i = 0, pad = 0;
+
+	while (i < n && is_base64_char((unsigned char)s[i]))
+		i++;
+	while (i < n && pad < 2 && s[i] == '=') {
+		i++;
+		pad++;
+	}
+	return i;
+}
+
+/* The bytes that the N characters at S encode in padded base64, or 0 when
+ * they are not that: whole groups of four, '=' only at the end. */
+static size_t base64_bytes(const char *s, size_t n)
+{
+	size_t pad = 0;
+
+	if (n == 0 || n % 4)
+		return 0;
+	while (pad < 2 && s[n - 1 - pad] == '=')
+		pad++;
+	for (size_t i = 0; i < n - pad; i++)
+		if (!is_base64_char((unsigned char)s[i]))
+			return 0;
+	return n / 4 * 3 - pad;
+}
+
+/* Takes the N characters at S as A's digest: hex where they are hex digits
+ * throughout, of a length that A takes, else base64 of a length that A
+ * takes.  Hex comes first, as in GNU cksum 9.9: 64 hex digits are
+ * SHA3-256's digest, never SHA3-384's in base64 (which would have to be
+ * written with hex digits alone: a chance of 1 in 10^29). */
+static bool take_digest(const struct fh_list_parser *p, const struct fh_algo *a,
+			const char *s, size_t n, struct fh_list_line *out)
+{
+	size_t bytes;
+
+	if (hex_run(s, n) == n && n % 2 == 0 && outlen_fits(p, a, n / 2)) {
+		out->base64 = false;
+		out->outlen = n / 2;
+	} else if ((bytes = base64_bytes(s, n)) != 0 && outlen_fits(p, a, bytes)) {
+		out->base64 = true;
+		out->outlen = bytes;
+	} else {
+		return false;
+	}
+	out->algo = a;
+	out->digest = s;
+	out->digestlen = n;
+	return true;
 }
 
 /* The algorithm whose tag S begins with, the tag followed by ' ' or '('
@@ -137,7 +200,7 @@ static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
 				      size_t n, bool escaped,
 				      struct fh_list_line *out)
 {
-	size_t i = 0, close, hexlen;
+	size_t i = 0, close, len;
 
 	/* One optional space: "MD5  (a)" and "MD5\t(a)" are improper. */
 	if (i < n && s[i] == ' ')
@@ -172,46 +235,54 @@ static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
 	/* The digest runs to the end of the line: a trailing blank is
 	 * improper, but GNU stops reading at a NUL, so junk after a NUL that
 	 * follows the digest goes unnoticed. */
-	hexlen = hex_run(s + i, n - i);
-	if (i + hexlen < n && s[i + hexlen] != '\0')
+	len = digest_run(s + i, n - i);
+	if (i + len < n && s[i + len] != '\0')
 		return FH_LINE_BAD;
-	if (!hexlen_fits(p, a, hexlen))
+	if (!take_digest(p, a, s + i, len, out))
 		return FH_LINE_BAD;
-	out->algo = a;
-	out->hex = s + i;
-	out->hexlen = hexlen;
 	out->binary = false;
 	return FH_LINE_OK;
 }
 
-/* HEX  NAME, HEX *NAME or the reversed HEX NAME; S holds N bytes from the
- * first hex digit. */
+/* The algorithm of an untagged digest of N characters at S when -a does not
+ * give it: by its length in hex, or else in base64 (SHA3 alone with -a
+ * sha3).  NULL when no algorithm has that length. */
+static const struct fh_algo *algo_by_digest(const struct fh_list_parser *p,
+					    const char *s, size_t n)
+{
+	const struct fh_algo *a = NULL;
+	size_t bytes;
+
+	if (hex_run(s, n) == n)
+		a = fh_algo_by_hexlen(n);
+	if (a && p->any_sha3 && !is_fixed_sha3(a))
+		a = NULL;
+	if (!a && (bytes = base64_bytes(s, n)) != 0) {
+		a = fh_algo_by_hexlen(2 * bytes);
+		if (a && p->any_sha3 && !is_fixed_sha3(a))
+			a = NULL;
+	}
+	return a;
+}
+
+/* DIGEST  NAME, DIGEST *NAME or the reversed DIGEST NAME; S holds N bytes
+ * from the digest's first character. */
 static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 					size_t n, bool escaped,
 					struct fh_list_line *out)
 {
-	size_t hexlen = hex_run(s, n), i;
+	size_t len = digest_run(s, n), i;
 	const struct fh_algo *a;
 
-	if (p->algo && !p->any_sha3) {
-		a = p->algo;
-		if (!hexlen_fits(p, a, hexlen))
-			return FH_LINE_BAD;
-	} else {
-		/* By hex length; -a sha3 leaves out MD5's 32. */
-		a = fh_algo_by_hexlen(hexlen);
-		if (!a || (p->any_sha3 && !is_fixed_sha3(a)))
-			return FH_LINE_BAD;
-	}
+	a = p->algo && !p->any_sha3 ? p->algo : algo_by_digest(p, s, len);
+	if (!a || !take_digest(p, a, s, len, out))
+		return FH_LINE_BAD;
 	/* GNU wants the digest, one blank and at least one more byte: "HEX "
 	 * alone is improper, while "HEX  " names " " (reversed form). */
-	if (n < hexlen + 2 || !is_blank(s[hexlen]))
+	if (n < len + 2 || !is_blank(s[len]))
 		return FH_LINE_BAD;
-	out->algo = a;
-	out->hex = s;
-	out->hexlen = hexlen;
 	out->binary = false;
-	i = hexlen + 1;
+	i = len + 1;
 
 	/* The latch: the first untagged line decides between the GNU form
 	 * (mode character ' ' or '*') and BSD's `md5 -r` form, for the rest
@@ -262,6 +333,13 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	/* A line's tag names its algorithm, whatever -a says (SPEC.md,
 	 * Checking): one list may mix algorithms. */
 	a = match_tag(line + i, len - i, &taglen);
+	/* A tag and no '(' after it (one space allowed) may be an untagged
+	 * base64 digest that spells a tag, "SHAKE128  NAME": it is read as
+	 * one, as cksum does.  No hex digest begins with a tag's letters. */
+	if (a && !(line[i + taglen] == '(' ||
+		   (line[i + taglen] == ' ' && i + taglen + 1 < len &&
+		    line[i + taglen + 1] == '(')))
+		a = NULL;
 	if (a)
 		kind = parse_tagged(p, a, line + i + taglen, len - i - taglen,
 				    escaped, out);
@@ -321,24 +399,54 @@ size_t fh_escape_name(char *out, const char *name, size_t len, bool escape)
 	return o;
 }
 
-/* '\', tag, " (", escaped name, ") = ", digest, line end: the tagged form
- * is the longer one. */
-size_t fh_format_size(size_t hexlen, size_t namelen)
+size_t fh_base64(char *out, const uint8_t *in, size_t n)
 {
-	return 1 + TAG_MAX + 2 + 2 * namelen + 4 + hexlen + 1;
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t o = 0, i = 0;
+
+	for (; i + 3 <= n; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+
+		out[o++] = alphabet[v >> 18];
+		out[o++] = alphabet[v >> 12 & 63];
+		out[o++] = alphabet[v >> 6 & 63];
+		out[o++] = alphabet[v & 63];
+	}
+	if (i < n) {
+		uint32_t v = (uint32_t)in[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)in[i + 1] << 8;
+		out[o++] = alphabet[v >> 18];
+		out[o++] = alphabet[v >> 12 & 63];
+		out[o++] = i + 1 < n ? alphabet[v >> 6 & 63] : '=';
+		out[o++] = '=';
+	}
+	return o;
 }
 
-size_t fh_format_line(char *out, const struct fh_algo *algo, const char *hex,
-		      size_t hexlen, const char *name, size_t len, int flags)
+/* '\', tag, " (", escaped name, ") = ", digest, line end: the tagged form
+ * is the longer one. */
+size_t fh_format_size(size_t digestlen, size_t namelen)
+{
+	return 1 + TAG_MAX + 2 + 2 * namelen + 4 + digestlen + 1;
+}
+
+size_t fh_format_line(char *out, const struct fh_algo *algo,
+		      const char *digest, size_t digestlen, const char *name,
+		      size_t len, int flags)
 {
 	bool zero = flags & FH_FMT_ZERO;
-	bool escape = !zero && fh_name_needs_escape(name, len);
+	bool named = !(flags & FH_FMT_NO_NAME);
+	bool tag = named && (flags & FH_FMT_TAG);
+	bool escape = named && !zero && fh_name_needs_escape(name, len);
 	size_t o = 0;
 
 	/* GNU marks an escaped line by a leading '\', before the tag too. */
 	if (escape)
 		out[o++] = '\\';
-	if (flags & FH_FMT_TAG) {
+	if (tag) {
 		size_t taglen = strlen(algo->tag);
 
 		memcpy(out + o, algo->tag, taglen);
@@ -349,14 +457,20 @@ size_t fh_format_line(char *out, const struct fh_algo *algo, const char *hex,
 		memcpy(out + o, ") = ", 4);
 		o += 4;
 	}
-	/* Digests are printed in lower case whatever case they came in. */
-	for (size_t i = 0; i < hexlen; i++) {
-		char c = hex[i];
+	/* Hex digests are printed in lower case whatever case they came in;
+	 * base64 is written as it is. */
+	if (flags & FH_FMT_BASE64) {
+		memcpy(out + o, digest, digestlen);
+		o += digestlen;
+	} else {
+		for (size_t i = 0; i < digestlen; i++) {
+			char c = digest[i];
 
-		out[o++] = c >= 'A' && c <= 'F' ? (char)(c - 'A' + 'a') : c;
+			out[o++] = c >= 'A' && c <= 'F' ? (char)(c - 'A' + 'a') : c;
+		}
 	}
 	/* --tag ignores the mode: GNU prints no '*' there. */
-	if (!(flags & FH_FMT_TAG)) {
+	if (named && !tag) {
 		out[o++] = ' ';
 		out[o++] = flags & FH_FMT_BINARY ? '*' : ' ';
 		o += fh_escape_name(out + o, name, len, escape);

@@ -36,8 +36,12 @@ enum fh_line_kind {
 
 struct fh_list_line {
 	const struct fh_algo *algo; /* the line's algorithm */
-	const char *hex;            /* its hex digest (either case) */
-	size_t hexlen;              /* 2 * digest bytes */
+	/* Its digest as written: hex digits (either case), or base64 (the
+	 * standard alphabet, padded) when BASE64. */
+	const char *digest;
+	size_t digestlen;           /* characters */
+	size_t outlen;              /* the digest's bytes */
+	bool base64;
 	const char *name;           /* the file name, unescaped */
 	size_t namelen;
 	bool binary;                /* '*' mode character */
@@ -57,10 +61,17 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
  * hex digit. */
 bool fh_unhex(uint8_t *out, const char *hex, size_t hexlen);
 
+/* The characters of N bytes in base64 (padded), and their encoding into
+ * OUT (that many bytes, no NUL); returns the length. */
+#define FH_BASE64_LEN(n) (((n) + 2) / 3 * 4)
+size_t fh_base64(char *out, const uint8_t *in, size_t n);
+
 enum {
 	FH_FMT_TAG = 1 << 0,    /* BSD form: TAG (NAME) = HEX */
 	FH_FMT_BINARY = 1 << 1, /* '*' mode character */
 	FH_FMT_ZERO = 1 << 2,   /* end with NUL, never escape */
+	FH_FMT_BASE64 = 1 << 3, /* the digest is base64: written as given */
+	FH_FMT_NO_NAME = 1 << 4, /* the digest and the line end alone */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */
@@ -70,11 +81,13 @@ bool fh_name_needs_escape(const char *name, size_t len);
  * "\n", CR -> "\r"); returns the bytes written (at most 2 * LEN). */
 size_t fh_escape_name(char *out, const char *name, size_t len, bool escape);
 
-/* Formats one generated line into OUT: HEX (lower case, HEXLEN digits),
- * NAME and the line end, with FLAGS (FH_FMT_*) and ALGO's tag.  OUT must
- * hold fh_format_size(hexlen, len) bytes.  Returns the line's length. */
-size_t fh_format_line(char *out, const struct fh_algo *algo, const char *hex,
-		      size_t hexlen, const char *name, size_t len, int flags);
-size_t fh_format_size(size_t hexlen, size_t namelen);
+/* Formats one generated line into OUT: DIGEST (DIGESTLEN characters: hex,
+ * written in lower case, or base64 with FH_FMT_BASE64), NAME and the line
+ * end, with FLAGS (FH_FMT_*) and ALGO's tag.  OUT must hold
+ * fh_format_size(digestlen, len) bytes.  Returns the line's length. */
+size_t fh_format_line(char *out, const struct fh_algo *algo,
+		      const char *digest, size_t digestlen, const char *name,
+		      size_t len, int flags);
+size_t fh_format_size(size_t digestlen, size_t namelen);
 
 #endif

@@ -376,7 +376,7 @@ write_map() {
 		if (h == "") exit 1
 		printf "short\t%s\n", substr(h, 1, length(h) - 1)
 		printf "long\t%s0\n", h
-		printf "nonhex\tg%s\n", substr(h, 2)
+		printf "nonhex\t%%%s\n", substr(h, 2)
 	}' "$f" || fail "cannot read vectors from $f" || return 1
 	printf 'LONG\t%s\n' "$(printf 'x%.0s' $(seq 300))"
 	printf 'TAG\t%s\n' "$tag"

@@ -451,13 +451,13 @@ static bool run_case(struct fh_list_parser *p, const char *line, size_t len,
 		size_t hexlen = strlen(want->hex);
 
 		if (!inside(out.name, out.namelen, buf, len) ||
-		    !inside(out.hex, out.hexlen, buf, len))
+		    !inside(out.digest, out.digestlen, buf, len))
 			why = "pointer outside the line";
 		else if (out.namelen != want->namelen ||
 			 memcmp(out.name, want->name, want->namelen) != 0)
 			why = "name";
-		else if (out.hexlen != hexlen ||
-			 memcmp(out.hex, want->hex, hexlen) != 0)
+		else if (out.digestlen != hexlen ||
+			 memcmp(out.digest, want->hex, hexlen) != 0)
 			why = "hex";
 		else if (out.binary != want->binary)
 			why = "binary";
@@ -476,7 +476,7 @@ static bool run_case(struct fh_list_parser *p, const char *line, size_t len,
 			printf(" name ");
 			print_bytes(out.name, out.namelen);
 			printf(" hex ");
-			print_bytes(out.hex, out.hexlen);
+			print_bytes(out.digest, out.digestlen);
 			printf(" binary %d algo %s", out.binary,
 			       out.algo ? out.algo->name : "NULL");
 		}
@@ -853,8 +853,8 @@ static void test_round_trip(void)
 				ok = ok && k == FH_LINE_OK &&
 				     out.namelen == namelen &&
 				     memcmp(out.name, name, namelen) == 0 &&
-				     out.hexlen == hexlen &&
-				     memcmp(out.hex, hex, hexlen) == 0 &&
+				     out.digestlen == hexlen &&
+				     memcmp(out.digest, hex, hexlen) == 0 &&
 				     out.algo == a &&
 				     out.binary == (flags == FH_FMT_BINARY);
 				n_cases++;

@@ -1,0 +1,335 @@
+#!/usr/bin/env bats
+# The options of newer GNU cksum and of b3sum: --base64 (and -c reading
+# base64), --raw, --untagged, --no-names, and the messages for their
+# conflicts.  Expected digests come from tests/vectors, turned into base64
+# and bytes by Python's base64 and bytes.fromhex, never by fhsum; the
+# messages are cksum 9.x's words (its src/cksum.c), written out here since
+# the md5sum 9.1 installed as the oracle has none of these options.
+
+load helper
+
+ALGOS="md5 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128 turboshake256 kt128 kt256"
+LENS="0 1 3 136 168 1000"
+
+setup() {
+	common_setup
+	local n
+	for n in $LENS; do pattern "$n" >"p$n"; done
+}
+
+# b64 HEX...: each HEX's bytes in base64, a line each (Python's encoder).
+b64() {
+	python3 -c 'import base64, sys
+for h in sys.argv[1:]:
+    print(base64.b64encode(bytes.fromhex(h)).decode())' "$@"
+}
+
+# want_b64 ALGO FORMAT: want.* for every pattern file, the digests of the
+# vectors in base64; FORMAT plain, binary, tag or bare (--no-names).
+want_b64() {
+	local algo=$1 fmt=$2 n tag hexes=() i=0
+	tag=$(tag_of "$algo")
+	for n in $LENS; do hexes+=("$(vec "$algo" "$n")") || return 1; done
+	mapfile -t enc < <(b64 "${hexes[@]}")
+	: >want.out
+	for n in $LENS; do
+		case $fmt in
+		plain) printf '%s  p%s\n' "${enc[i]}" "$n" ;;
+		binary) printf '%s *p%s\n' "${enc[i]}" "$n" ;;
+		tag) printf '%s (p%s) = %s\n' "$tag" "$n" "${enc[i]}" ;;
+		bare) printf '%s\n' "${enc[i]}" ;;
+		esac >>want.out
+		i=$((i + 1))
+	done
+	echo 0 >want.rc
+	: >want.err
+}
+
+@test "--base64: untagged, binary and tagged lines of every algorithm are the vectors in base64" {
+	local algo files bad=0
+	mapfile -t files < <(pfiles)
+	for algo in $ALGOS; do
+		want_b64 "$algo" plain
+		capture got fhsum -a "$algo" --base64 "${files[@]}"
+		compare_runs "-a $algo --base64" want got || bad=1
+		want_b64 "$algo" binary
+		capture got fhsum -a "$algo" --base64 -b "${files[@]}"
+		compare_runs "-a $algo --base64 -b" want got || bad=1
+		want_b64 "$algo" tag
+		capture got fhsum -a "$algo" --base64 --tag "${files[@]}"
+		compare_runs "-a $algo --base64 --tag" want got || bad=1
+	done
+	return $bad
+}
+
+@test "--base64 with -l: SHAKE, TurboSHAKE and KT digests of 1 to 168 bytes" {
+	local algo b m bad=0
+	for m in 0 1 1000; do pattern "$m" >"m$m"; done
+	for algo in shake128 shake256 turboshake128 turboshake256 kt128 kt256; do
+		for b in 8 256 512 1344; do
+			: >want.out
+			for m in 0 1 1000; do
+				printf '%s  m%s\n' "$(b64 "$(xof "$algo" "$m" "$b")")" "$m" >>want.out
+			done
+			echo 0 >want.rc; : >want.err
+			capture got fhsum -a "$algo" -l "$b" --base64 m0 m1 m1000
+			compare_runs "-a $algo -l $b --base64" want got || bad=1
+		done
+	done
+	return $bad
+}
+
+@test "-c reads base64 lists: tagged and untagged, with and without -a, every algorithm" {
+	local algo bad=0 fixed
+	for algo in $ALGOS; do
+		case $algo in md5|sha3-*) fixed=1 ;; *) fixed=0 ;; esac
+		want_b64 "$algo" tag
+		mv want.out tagged
+		want_b64 "$algo" plain
+		mv want.out untagged
+		: >want.out
+		for n in $LENS; do printf 'p%s: OK\n' "$n" >>want.out; done
+		capture got fhsum -c tagged
+		compare_runs "-c (tagged base64, $algo, no -a)" want got || bad=1
+		capture got fhsum -a "$algo" -c tagged
+		compare_runs "-a $algo -c (tagged base64)" want got || bad=1
+		capture got fhsum -a "$algo" -c untagged
+		compare_runs "-a $algo -c (untagged base64)" want got || bad=1
+		if [ $fixed = 1 ]; then
+			# The length says the algorithm: 24 characters MD5,
+			# 40/44/64/88 SHA3-224/256/384/512.
+			capture got fhsum -c untagged
+			compare_runs "-c (untagged base64, $algo, no -a)" want got || bad=1
+		fi
+		case $algo in sha3-*)
+			capture got fhsum -a sha3 -c untagged
+			compare_runs "-a sha3 -c (untagged base64, $algo)" want got || bad=1
+		esac
+	done
+	return $bad
+}
+
+@test "-c of base64 lines: FAILED for a changed file, GNU's warnings for bad lines" {
+	local h
+	h=$(vec md5 1000)
+	pattern 1000 >f
+	pattern 1000 >g
+	printf 'x' >>g
+	{
+		printf '%s  f\n' "$(b64 "$h")"
+		printf 'MD5 (g) = %s\n' "$(b64 "$h")"
+		# Padding taken away, a character too many, a bad character.
+		printf '%s  f\n' "$(b64 "$h" | sed 's/=$//')"
+		printf '%s  f\n' "$(b64 "$h" | sed 's/^/A/')"
+		printf 'MD5 (f) = %s\n' "$(b64 "$h" | sed 's/^./*/')"
+	} >list
+	capture got fhsum -w -c list
+	expect "-c base64 with bad lines" 1 "f: OK
+g: FAILED" "PROG: list: 3: improperly formatted checksum line
+PROG: list: 4: improperly formatted checksum line
+PROG: list: 5: improperly formatted checksum line
+PROG: WARNING: 3 lines are improperly formatted
+PROG: WARNING: 1 computed checksum did NOT match"
+	capture got fhsum -a md5 --strict --quiet -c list
+	expect "-c base64 --strict --quiet" 1 "g: FAILED" "PROG: WARNING: 3 lines are improperly formatted
+PROG: WARNING: 1 computed checksum did NOT match"
+	# Only the padding's removal left: no proper line at all.
+	sed -n 3p list >onlybad
+	capture got fhsum -c onlybad
+	expect "-c of an unpadded base64 line" 1 "" "PROG: onlybad: no properly formatted checksum lines found"
+}
+
+@test "-c base64: the same digest with other bits in the last character's spare ones FAILS, as cksum compares the text" {
+	local h enc last alt
+	h=$(vec md5 0)
+	: >e
+	enc=$(b64 "$h")                  # 1B2M2Y8AsgTpgAmY7PhCfg==
+	last=${enc:21:1}                 # 'g': its low 4 bits are padding
+	alt=$(python3 -c 'import sys
+a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+print(a[a.index(sys.argv[1]) ^ 1])' "$last")
+	printf '%s  e\n' "${enc:0:21}$alt==" >list
+	capture got fhsum -c list
+	expect "-c non-canonical base64" 1 "e: FAILED" "PROG: WARNING: 1 computed checksum did NOT match"
+}
+
+@test "-c: one list mixing hex and base64 lines of several algorithms" {
+	local n a h bad=0
+	: >list; : >want.out
+	for n in 0 136; do
+		for a in md5 sha3-256 sha3-384 kt128; do
+			h=$(vec "$a" "$n")
+			case $a in
+			md5) printf '%s  p%s\n' "$h" "$n" ;;
+			sha3-256) printf '%s  p%s\n' "$(b64 "$h")" "$n" ;;
+			sha3-384) printf 'SHA3-384 (p%s) = %s\n' "$n" "$(b64 "$h")" ;;
+			kt128) printf 'KT128 (p%s) = %s\n' "$n" "$h" ;;
+			esac >>list
+			printf 'p%s: OK\n' "$n" >>want.out
+		done
+	done
+	echo 0 >want.rc; : >want.err
+	capture got fhsum -c list
+	compare_runs "-c mixed list" want got
+}
+
+@test "-c: 64 hex digits are SHA3-256 in hex, 64 other base64 characters SHA3-384" {
+	local h384 enc
+	h384=$(vec sha3-384 3)
+	enc=$(b64 "$h384")
+	[ ${#enc} = 64 ] || fail "SHA3-384 in base64 is ${#enc} characters"
+	printf '%s  p3\n%s  p1\n' "$enc" "$(vec sha3-256 1)" >list
+	capture got fhsum -c list
+	expect "64-character digests" 0 "p3: OK
+p1: OK"
+}
+
+@test "generation and -c round trip in base64 for every algorithm and -l" {
+	local algo bad=0
+	for algo in $ALGOS; do
+		fhsum -a "$algo" --base64 p0 p1 p1000 >list || { bad=1; continue; }
+		capture got fhsum -a "$algo" -c list
+		expect "round trip $algo" 0 "p0: OK
+p1: OK
+p1000: OK" || bad=1
+		fhsum -a "$algo" --base64 --tag p0 p1 p1000 >list || { bad=1; continue; }
+		capture got fhsum -c list
+		expect "round trip $algo --tag" 0 "p0: OK
+p1: OK
+p1000: OK" || bad=1
+	done
+	for algo in shake128 kt256; do
+		fhsum -a "$algo" -l 8 --base64 --tag p0 p1 >list
+		capture got fhsum -c list
+		expect "round trip $algo -l 8 --tag" 0 "p0: OK
+p1: OK" || bad=1
+		fhsum -a "$algo" -l 1344 --base64 p0 p1 >list
+		capture got fhsum -a "$algo" -l 1344 -c list
+		expect "round trip $algo -l 1344" 0 "p0: OK
+p1: OK" || bad=1
+	done
+	return $bad
+}
+
+@test "--raw: the digest's bytes alone, every algorithm and -l" {
+	local algo bad=0
+	for algo in $ALGOS; do
+		python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' \
+			"$(vec "$algo" 1000)" >want.bin
+		fhsum -a "$algo" --raw p1000 >got.bin || bad=1
+		cmp -s want.bin got.bin || { fail "--raw -a $algo: $(od -An -tx1 got.bin | head -2)"; bad=1; }
+		# From standard input, and with --tag or -z: still the bytes.
+		fhsum -a "$algo" --raw --tag -z <p1000 >got.bin || bad=1
+		cmp -s want.bin got.bin || { fail "--raw --tag -z -a $algo from stdin differs"; bad=1; }
+	done
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' \
+		"$(xof shake256 1000 1344)" >want.bin
+	fhsum -a shake256 -l 1344 --raw p1000 >got.bin
+	cmp -s want.bin got.bin || { fail "--raw -l 1344 differs"; bad=1; }
+	return $bad
+}
+
+@test "--raw refuses a second input, before writing anything, as cksum" {
+	capture got fhsum --raw p0 p1
+	expect "--raw with two files" 1 "" "PROG: the --raw option is not supported with multiple files"
+	capture got fhsum --raw -c p0 p1
+	expect "--raw -c with two lists" 1 "" "PROG: the --raw option is not supported with multiple files"
+	mkdir d one
+	cp p0 p1 d/
+	cp p1 one/
+	capture got fhsum -a md5 --raw -r d
+	expect "--raw -r with two files" 1 "" "PROG: the --raw option is not supported with multiple files"
+	printf 'p0\np1\n' >names
+	capture got fhsum -a md5 --raw --files-from=names
+	expect "--raw --files-from with two names" 1 "" "PROG: the --raw option is not supported with multiple files"
+	# One file under -r is one input.
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' \
+		"$(vec md5 1)" >want.bin
+	fhsum -a md5 --raw -r one >got.bin
+	cmp -s want.bin got.bin || fail "--raw -r of one file differs"
+	# An unreadable file: its error, no bytes.
+	capture got fhsum --raw missing
+	expect "--raw of a missing file" 1 "" "PROG: missing: No such file or directory"
+}
+
+@test "conflicting options get cksum's messages" {
+	capture got fhsum --base64 --raw p0
+	expect "--base64 --raw" 1 "" "PROG: --base64 and --raw are mutually exclusive
+Try 'PROG --help' for more information."
+	capture got fhsum --raw --base64 -c p0
+	expect "--raw --base64 -c" 1 "" "PROG: --base64 and --raw are mutually exclusive
+Try 'PROG --help' for more information."
+	capture got fhsum --no-names -c p0
+	expect "--no-names -c" 1 "" "PROG: the --no-names option is meaningless when verifying checksums
+Try 'PROG --help' for more information."
+	capture got fhsum --tag --no-names p0
+	expect "--tag --no-names" 1 "" "PROG: --tag and --no-names are mutually exclusive
+Try 'PROG --help' for more information."
+	capture got fhsum --tag -c p0
+	expect "--tag -c" 1 "" "PROG: the --tag option is meaningless when verifying checksums
+Try 'PROG --help' for more information."
+	capture got fhsum -t --tag p0
+	expect "-t --tag" 1 "" "PROG: --tag does not support --text mode
+Try 'PROG --help' for more information."
+}
+
+@test "-c takes --base64 and --raw and ignores them, as cksum does" {
+	fhsum -a md5 p0 p1 >list
+	capture want fhsum -c list
+	capture got fhsum --base64 -c list
+	compare_runs "--base64 -c" want got
+	capture got fhsum --raw -c list
+	compare_runs "--raw -c" want got
+}
+
+@test "--untagged undoes an earlier --tag, keeps -b, and is taken by -c" {
+	local h
+	h=$(vec md5 1)
+	capture got fhsum -a md5 --tag --untagged p1
+	expect "--tag --untagged" 0 "$h  p1"
+	capture got fhsum -a md5 --untagged --tag p1
+	expect "--untagged --tag" 0 "MD5 (p1) = $h"
+	capture got fhsum -a md5 -b --tag --untagged p1
+	expect "-b --tag --untagged" 0 "$h *p1"
+	capture got fhsum -a md5 --tag -t --untagged p1
+	expect "--tag -t --untagged" 0 "$h  p1"
+	printf '%s  p1\n' "$h" >list
+	capture got fhsum --tag --untagged -c list
+	expect "--tag --untagged -c" 0 "p1: OK"
+	capture got fhsum --untagged -c list
+	expect "--untagged -c" 0 "p1: OK"
+}
+
+@test "--no-names: the digests alone, a line each, in hex or base64, -z too" {
+	local algo hexes=() n
+	for n in $LENS; do hexes+=("$(vec sha3-256 "$n")"); done
+	mapfile -t files < <(pfiles)
+	capture got fhsum --no-names "${files[@]}"
+	printf '%s\n' "${hexes[@]}" >want.out; echo 0 >want.rc; : >want.err
+	compare_runs "--no-names" want got
+	want_b64 kt128 bare
+	capture got fhsum -a kt128 --no-names --base64 "${files[@]}"
+	compare_runs "--no-names --base64" want got
+	capture got fhsum --no-names -z p0 p1
+	printf '%s\0%s\0' "${hexes[0]}" "${hexes[1]}" >want.out
+	compare_runs "--no-names -z" want got
+	# A name that would be escaped: no '\' before a digest with no name.
+	cp p1 'a\b'
+	capture got fhsum --no-names 'a\b'
+	expect "--no-names of an escaped name" 0 "${hexes[1]}"
+}
+
+@test "-c: a word of base64 characters before a blank is a digest where its length can be one, as cksum reads it" {
+	local h
+	h=$(vec md5 1)
+	# "SHA1" is four base64 characters: three bytes, a length SHAKE takes
+	# under -a, so the line is a reversed line naming "(p1) = HEX" (cksum
+	# -a blake2b reads it so); without -a no algorithm has three bytes.
+	printf 'SHA1 (p1) = %s\n' "$h" >list
+	capture got fhsum -a shake128 -c list
+	expect "-a shake128, a base64 word" 1 "(p1) = $h: FAILED open or read" \
+		"PROG: '(p1) = $h': No such file or directory
+PROG: WARNING: 1 listed file could not be read"
+	capture got fhsum -c list
+	expect "no -a, a base64 word" 1 "" "PROG: list: no properly formatted checksum lines found"
+}
