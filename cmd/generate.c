@@ -78,8 +78,10 @@ static bool next(void *ctx, struct fh_job *job)
 	if (fh_progress_enabled()) {
 		struct stat st;
 
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 			job->size_hint = (uint64_t)st.st_size;
+			job->sized = true;
+		}
 	}
 	return true;
 }

@@ -1,7 +1,11 @@
 /* progress.c: the progress line on a terminal's stderr.  Once a run has
  * lasted a second (at once with --progress), one self-overwriting line
- * shows files and bytes done of the total known, the rate and the time
- * left; it is erased before any other output and before exit.  Never drawn
+ * shows files and bytes done, the rate and, where the totals are known,
+ * those and the time left: "3/10 files, 1.2 GiB/4.0 GiB, 800.0 MiB/s,
+ * 0:00:03 left".  While inputs are still being read from a walk or a list,
+ * the files' total is what is known so far, marked "+"; while some input's
+ * size is unknown (a list's lines give none, standard input has none),
+ * there is no bytes' total and no time left; it is erased before any other output and before exit.  Never drawn
  * when stderr is not a terminal.  Bytes count as they are hashed, so the
  * line moves inside a big file, and the rate is that of the last few
  * seconds, so it follows the data (a cold file after cached ones, a
@@ -9,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,25 +101,33 @@ static const char *human(char *buf, size_t size, double n)
 void fh_progress_tick(void *ctx, const struct fh_progress *p)
 {
 	double t = now() - start;
-	char done[32], known[32], rate[32], eta[32] = "";
+	char done[64], known[32], rate[32], eta[32] = "";
 
 	(void)ctx;
 	double bps = rate_at(t, p->bytes_done);
 
+	bool bytes_whole = p->all_known && p->files_unsized == 0;
+
 	if (t < delay)
 		return;
-	if (bps > 0 && p->bytes_known > p->bytes_done) {
+	if (bytes_whole && bps > 0 && p->bytes_known > p->bytes_done) {
 		unsigned long s = (unsigned long)((p->bytes_known - p->bytes_done) / bps);
 
 		snprintf(eta, sizeof eta, ", %lu:%02lu:%02lu left", s / 3600,
 			 s / 60 % 60, s % 60);
 	}
 	fh_out_flush();
-	fprintf(stderr, "\r\033[K%s: %llu/%llu files, %s/%s, %s/s%s", fh_prog,
+	if (bytes_whole) {
+		size_t n = strlen(human(done, sizeof done, (double)p->bytes_done));
+
+		snprintf(done + n, sizeof done - n, "/%s",
+			 human(known, sizeof known, (double)p->bytes_known));
+	} else {
+		human(done, sizeof done, (double)p->bytes_done);
+	}
+	fprintf(stderr, "\r\033[K%s: %llu/%llu%s files, %s, %s/s%s", fh_prog,
 		(unsigned long long)p->files_done, (unsigned long long)p->files_known,
-		human(done, sizeof done, (double)p->bytes_done),
-		human(known, sizeof known, (double)p->bytes_known),
-		human(rate, sizeof rate, bps), eta);
+		p->all_known ? "" : "+", done, human(rate, sizeof rate, bps), eta);
 	drawn = true;
 }
 

@@ -708,6 +708,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			struct fh_job job = { .digest = t->job.digest };
 
 			if (!next(ctx, &job)) {
+				p.all_known = true;
 				atomic_store(&e.finished, true);
 				wq_wake(&e.work, true);
 				fh_iostage_finish(&e.io);
@@ -725,6 +726,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 			if (state_of(t) != SLOT_DONE) {
 				p.files_known++;
 				p.bytes_known += t->job.size_hint;
+				p.files_unsized += !t->job.sized;
 			}
 			if (opts->tick && (tail & 63) == 0)
 				tick(&e, opts, ctx, &p, &last_tick);

@@ -23,6 +23,8 @@ enum {
 struct fh_progress {
 	uint64_t files_done, files_known; /* inputs hashed, inputs produced */
 	uint64_t bytes_done, bytes_known; /* bytes hashed so far, sizes produced */
+	uint64_t files_unsized;           /* inputs produced with no size */
+	bool all_known;                   /* the producer has ended */
 };
 
 /* The reads kept in flight ahead of the hashing threads by default, and
@@ -69,7 +71,8 @@ struct fh_job {
 	 * the engine's own copies they count against the window's bound on
 	 * memory, so that a window of large jobs stays small. */
 	size_t user_bytes;
-	uint64_t size_hint;     /* expected size, for progress (0: unknown) */
+	uint64_t size_hint;     /* expected size, for progress */
+	bool sized;             /* SIZE_HINT holds it (else it is unknown) */
 	/* Set by the engine. */
 	int err;                /* 0, an errno value or FH_ESHRANK */
 	uint64_t size;          /* bytes hashed */

@@ -178,6 +178,43 @@ shrink_run() {
 	! grep -q 'files' tty.out || fail "--no-progress drew progress"
 }
 
+@test "engine: progress in -c shows what is known: no bytes' total, no time left, a partial files' total marked +" {
+	# A list gives no sizes: the line must not show "/0 B" nor a time
+	# left.  Two big files so that it is drawn a few times.
+	local size=512M
+	[ "${FHSUM_QUICK:-0}" = 1 ] && size=128M
+	truncate -s $size big1 big2
+	printf '%s  big1\n%s  big2\n' "$(md5sum <big1 | cut -c1-32)" "$(md5sum <big2 | cut -c1-32)" >list
+	on_tty tty.out "${FHSUM_WRAP[*]} $FHSUM --progress -a md5 -j1 -c list" || fail "exit status $?"
+	python3 - tty.out <<'PY' || fail "bad progress lines: $(tr '\r' '\n' <tty.out | head -20 | cat -A)"
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+lines = [l for l in re.split(r"[\r\n]", text) if "files," in l]
+if not lines:
+    sys.exit("no progress line")
+for l in lines:
+    m = re.search(r"(\d+)/(\d+)(\+?) files, ([0-9.]+ (?:B|KiB|MiB|GiB)), ([0-9.]+ (?:B|KiB|MiB|GiB))/s$", l)
+    if not m:
+        sys.exit("line not of the form 'D/N files, BYTES, RATE/s': %r" % l)
+    if "left" in l or "/0 B" in l:
+        sys.exit("a total that is not known: %r" % l)
+PY
+	grep -qx 'big1: OK' <(tr -d '\r' <tty.out | sed 's/.*\x1b\[K//') || fail "no OK line: $(cat -A tty.out | head)"
+	# A list longer than what the engine holds ahead (16 Ki inputs), its
+	# first file big: while that one is hashed the list is not read to
+	# its end, and the files' total says it is partial.
+	local i
+	{
+		printf '%s  big1\n' "$(md5sum <big1 | cut -c1-32)"
+		for i in $(seq 1 50000); do printf 'd41d8cd98f00b204e9800998ecf8427e  e\n'; done
+	} >long
+	: >e
+	on_tty tty.out "${FHSUM_WRAP[*]} $FHSUM --progress --quiet -a md5 -j1 -c long" || fail "exit status $?"
+	tr '\r' '\n' <tty.out | grep -q '^.*/[0-9]*+ files, ' ||
+		fail "no partial total: $(tr '\r' '\n' <tty.out | grep files, | head -3)"
+	! tr '\r' '\n' <tty.out | grep -q '/50001 files, .*left' || fail "time left shown"
+}
+
 @test "engine: progress on one big file shows more bytes hashed at every redraw" {
 	# SHA3-512 runs at a few hundred MB/s: seconds of redraws, each of
 	# which must show more bytes hashed than the one before.
