@@ -28,9 +28,14 @@ With no FILE, or when FILE is -, read standard input.\n\
   -b, --binary          read in binary mode\n\
   -c, --check           read checksums from the FILEs and check them\n\
       --tag             create a BSD-style checksum\n\
+      --untagged        create a GNU-style checksum (undoes --tag)\n\
   -t, --text            read in text mode (default)\n\
   -z, --zero            end each output line with NUL, not newline,\n\
                         and disable file name escaping\n\
+      --base64          emit base64-encoded digests, not hexadecimal\n\
+      --raw             emit a raw binary digest, not hexadecimal\n\
+                        (one input only)\n\
+      --no-names        emit the digests alone, one a line\n\
 \n\
 The following five options are useful only when verifying checksums:\n\
       --ignore-missing  don't fail or report status for missing files\n\
@@ -54,7 +59,8 @@ Inputs and speed:\n\
 Kernels:\n\
       --kernel=NAME[,NAME]  use these kernels (also FHSUM_KERNEL)\n\
       --list-kernels    list the kernels and which this CPU runs\n\
-      --debug           name the chosen kernels on standard error\n\
+      --debug           name the CPU, the OS layer and the chosen\n\
+                        kernels on standard error\n\
       --benchmark       measure every usable kernel of the algorithm (all\n\
                         algorithms without -a) and print MB/s\n\
 \n\

@@ -21,18 +21,22 @@ both() {
 	return $bad
 }
 
-@test "--help exits 0 and mentions every long option" {
+@test "--help and fhsum(1) mention every long option the command takes" {
 	capture got fhsum --help
 	[ "$(cat got.rc)" = 0 ] || fail "--help exit status $(cat got.rc)"
 	[ -s got.out ] || fail "--help printed nothing on stdout"
-	local o missing=()
-	for o in --algorithm --length --binary --check --tag --text --zero \
-		--ignore-missing --quiet --status --strict --warn --help --version \
-		--recursive --files0-from --files-from --threads --no-mmap \
-		--progress --no-progress --kernel --list-kernels --debug --benchmark; do
-		grep -q -e "$o\\b" got.out || missing+=("$o")
+	# The options from the source's table, so that a new one cannot be
+	# left out of either text.
+	local src=$BATS_TEST_DIRNAME/../../cmd/fhsum.c man=$BATS_TEST_DIRNAME/../../man/fhsum.1
+	local o opts missing=()
+	mapfile -t opts < <(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/--\1/p' "$src")
+	[ ${#opts[@]} -ge 30 ] || fail "only ${#opts[@]} options read from $src"
+	sed 's/\\-/-/g' "$man" >man.txt
+	for o in "${opts[@]}"; do
+		grep -q -e "$o\\b" got.out || missing+=("--help: $o")
+		grep -q -e "$o\\b" man.txt || missing+=("fhsum.1: $o")
 	done
-	[ ${#missing[@]} = 0 ] || fail "--help does not mention: ${missing[*]}"
+	[ ${#missing[@]} = 0 ] || fail "not mentioned: ${missing[*]}"
 }
 
 @test "--help through the md5sum link exits 0, describes -c options on stdout, nothing on stderr" {
