@@ -241,6 +241,7 @@ static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
 	if (!take_digest(p, a, s + i, len, out))
 		return FH_LINE_BAD;
 	out->binary = false;
+	out->tagged = true;
 	return FH_LINE_OK;
 }
 
@@ -333,13 +334,6 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	/* A line's tag names its algorithm, whatever -a says (SPEC.md,
 	 * Checking): one list may mix algorithms. */
 	a = match_tag(line + i, len - i, &taglen);
-	/* A tag and no '(' after it (one space allowed) may be an untagged
-	 * base64 digest that spells a tag, "SHAKE128  NAME": it is read as
-	 * one, as cksum does.  No hex digest begins with a tag's letters. */
-	if (a && !(line[i + taglen] == '(' ||
-		   (line[i + taglen] == ' ' && i + taglen + 1 < len &&
-		    line[i + taglen + 1] == '(')))
-		a = NULL;
 	if (a)
 		kind = parse_tagged(p, a, line + i + taglen, len - i - taglen,
 				    escaped, out);

@@ -156,8 +156,10 @@ static void check_ok(const struct fh_list_parser *p, const char *buf,
 	CHECK(!(p->list_is_stdin && l->namelen == 1 && l->name[0] == '-'));
 
 	round_trip(l, FH_FMT_TAG);
-	/* An empty untagged name reads back as the reversed form of " ". */
-	if (l->namelen > 0)
+	/* An empty untagged name reads back as the reversed form of " ".  A
+	 * base64 digest that spells a tag ("SHAKE128", six bytes of SHAKE)
+	 * reads as that tag: untagged, such a line is improper. */
+	if (l->namelen > 0 && !(l->base64 && fh_algo_by_tag(l->digest, l->digestlen)))
 		round_trip(l, l->binary ? FH_FMT_BINARY : 0);
 }
 
