@@ -45,6 +45,7 @@ struct fh_list_line {
 	const char *name;           /* the file name, unescaped */
 	size_t namelen;
 	bool binary;                /* '*' mode character */
+	bool tagged;                /* the BSD form, TAG (NAME) = DIGEST */
 };
 
 /* Initialises P for a run. */

@@ -1,0 +1,383 @@
+/* manifest.c: a checksum list held for an audit.  Entries live in one
+ * array in list order; names and digests in large blocks (no allocation
+ * per entry); two open-addressing tables of 32-bit indices find an entry
+ * by name and, after the walk, a missing one by digest.  A list of ten
+ * million lines of MD5 and 30-byte names takes about 1 GB, its own size
+ * and half again. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest.h"
+
+/* Names and digests are packed into blocks of at least this size. */
+#define BLOCK_MIN ((size_t)1 << 20)
+
+struct fh_manifest_block {
+	struct fh_manifest_block *next;
+	size_t used, size;
+	char data[];
+};
+
+bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m)
+{
+	static const char head[] = "#fhsum size=";
+	size_t i = sizeof head - 1, digits;
+	uint64_t size = 0, sec = 0;
+	uint32_t nsec = 0;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (len < i || memcmp(line, head, i) != 0)
+		return false;
+	for (digits = 0; i < len && line[i] >= '0' && line[i] <= '9'; i++, digits++) {
+		if (size > (UINT64_MAX - 9) / 10)
+			return false;
+		size = size * 10 + (uint64_t)(line[i] - '0');
+	}
+	if (!digits || len - i < 7 || memcmp(line + i, " mtime=", 7) != 0)
+		return false;
+	i += 7;
+	bool neg = i < len && line[i] == '-';
+
+	i += neg;
+	for (digits = 0; i < len && line[i] >= '0' && line[i] <= '9'; i++, digits++) {
+		if (sec > (uint64_t)INT64_MAX / 10 - 1)
+			return false;
+		sec = sec * 10 + (uint64_t)(line[i] - '0');
+	}
+	if (!digits || i >= len || line[i] != '.' || len - i != 10)
+		return false;
+	for (i++; i < len; i++) {
+		if (line[i] < '0' || line[i] > '9')
+			return false;
+		nsec = nsec * 10 + (uint32_t)(line[i] - '0');
+	}
+	m->size = size;
+	m->sec = neg ? -(int64_t)sec : (int64_t)sec;
+	m->nsec = nsec;
+	return true;
+}
+
+size_t fh_meta_format(char *out, const struct fh_meta *m)
+{
+	int n = snprintf(out, FH_META_MAX, "#fhsum size=%llu mtime=%s%llu.%09u\n",
+			 (unsigned long long)m->size, m->sec < 0 ? "-" : "",
+			 (unsigned long long)(m->sec < 0 ? -(uint64_t)m->sec
+							 : (uint64_t)m->sec),
+			 (unsigned)m->nsec);
+
+	return n > 0 && n < FH_META_MAX ? (size_t)n : 0;
+}
+
+const char *fh_name_key(const char *name, size_t len, size_t *keylen)
+{
+	while (len > 2 && name[0] == '.' && name[1] == '/') {
+		name += 2;
+		len -= 2;
+		while (len > 1 && name[0] == '/') {
+			name++;
+			len--;
+		}
+	}
+	*keylen = len;
+	return name;
+}
+
+static int base64_value(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+bool fh_list_digest(uint8_t *out, const struct fh_list_line *l)
+{
+	if (!l->base64)
+		return l->digestlen == 2 * l->outlen &&
+		       fh_unhex(out, l->digest, l->digestlen);
+	if (l->digestlen != FH_BASE64_LEN(l->outlen))
+		return false;
+	uint32_t acc = 0;
+	unsigned bits = 0;
+	size_t o = 0;
+
+	for (size_t i = 0; i < l->digestlen && l->digest[i] != '='; i++) {
+		int v = base64_value((unsigned char)l->digest[i]);
+
+		if (v < 0)
+			return false;
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (o == l->outlen)
+				return false;
+			out[o++] = (uint8_t)(acc >> bits);
+		}
+	}
+	/* The spare bits of the last character must be 0: the digest is
+	 * then the one text --base64 writes for these bytes. */
+	return o == l->outlen && (acc & ((1u << bits) - 1)) == 0;
+}
+
+void fh_manifest_init(struct fh_manifest *m)
+{
+	memset(m, 0, sizeof *m);
+	m->algo = -1;
+}
+
+void fh_manifest_free(struct fh_manifest *m)
+{
+	struct fh_manifest_block *b = m->blocks;
+
+	while (b) {
+		struct fh_manifest_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+	free(m->entries);
+	free(m->by_name);
+	free(m->by_digest);
+	fh_manifest_init(m);
+}
+
+/* FNV-1a: names and digests are short; the tables need spread, not
+ * strength (a list is the user's own). */
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t name_hash(const char *name, size_t len)
+{
+	size_t klen;
+	const char *key = fh_name_key(name, len, &klen);
+
+	return hash_bytes(key, klen, 0xcbf29ce484222325ull);
+}
+
+static bool same_name(const struct fh_entry *e, const char *name, size_t len)
+{
+	size_t ka, kb;
+	const char *a = fh_name_key(e->name, e->namelen, &ka);
+	const char *b = fh_name_key(name, len, &kb);
+
+	return ka == kb && memcmp(a, b, ka) == 0;
+}
+
+static char *store(struct fh_manifest *m, size_t n)
+{
+	struct fh_manifest_block *b = m->blocks;
+
+	if (!b || b->size - b->used < n) {
+		size_t size = n > BLOCK_MIN ? n : BLOCK_MIN;
+
+		/* Larger blocks as the list grows: fewer, and at most 1/8
+		 * of what is held is unused. */
+		if (m->n > 8192 && size < (m->n / 8) * 64)
+			size = (m->n / 8) * 64;
+		b = malloc(sizeof *b + size);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->size = size;
+		b->next = m->blocks;
+		m->blocks = b;
+	}
+	char *p = b->data + b->used;
+
+	b->used += n;
+	return p;
+}
+
+/* Puts entry index I into TABLE (SLOTS, a power of two) at hash H. */
+static void table_put(uint32_t *table, size_t slots, uint64_t h, size_t i)
+{
+	size_t s = (size_t)h & (slots - 1);
+
+	while (table[s])
+		s = (s + 1) & (slots - 1);
+	table[s] = (uint32_t)(i + 1);
+}
+
+static bool grow_names(struct fh_manifest *m)
+{
+	size_t slots = m->name_slots ? 2 * m->name_slots : 1024;
+	uint32_t *t = calloc(slots, sizeof *t);
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fh_entry *e = &m->entries[i];
+
+		table_put(t, slots, name_hash(e->name, e->namelen), i);
+	}
+	free(m->by_name);
+	m->by_name = t;
+	m->name_slots = slots;
+	return true;
+}
+
+struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
+				  const char *name, size_t len)
+{
+	if (!m->name_slots)
+		return NULL;
+	size_t s = (size_t)name_hash(name, len) & (m->name_slots - 1);
+
+	for (uint32_t i; (i = m->by_name[s]) != 0; s = (s + 1) & (m->name_slots - 1))
+		if (same_name(&m->entries[i - 1], name, len))
+			return &m->entries[i - 1];
+	return NULL;
+}
+
+enum fh_add_result fh_manifest_add(struct fh_manifest *m,
+				   const struct fh_list_line *l,
+				   const uint8_t *digest, const struct fh_meta *meta,
+				   int form, uint64_t line)
+{
+	if (fh_manifest_find(m, l->name, l->namelen))
+		return FH_ADD_DUPLICATE;
+	if (m->n >= FH_MANIFEST_MAX || l->namelen > UINT32_MAX ||
+	    l->outlen > UINT32_MAX)
+		return FH_ADD_NOMEM;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 1024;
+		struct fh_entry *e = realloc(m->entries, cap * sizeof *e);
+
+		if (!e)
+			return FH_ADD_NOMEM;
+		m->entries = e;
+		m->cap = cap;
+	}
+	if (2 * (m->n + 1) > m->name_slots && !grow_names(m))
+		return FH_ADD_NOMEM;
+	char *p = store(m, l->namelen + 1 + l->outlen);
+
+	if (!p)
+		return FH_ADD_NOMEM;
+	memcpy(p, l->name, l->namelen);
+	p[l->namelen] = '\0';
+	memcpy(p + l->namelen + 1, digest, l->outlen);
+
+	struct fh_entry *e = &m->entries[m->n];
+
+	*e = (struct fh_entry){
+		.name = p,
+		.line = line,
+		.namelen = (uint32_t)l->namelen,
+		.outlen = (uint32_t)l->outlen,
+		.algo = (uint8_t)l->algo->id,
+		.form = (uint16_t)form,
+	};
+	if (meta) {
+		e->meta = *meta;
+		e->flags |= FH_ENTRY_META;
+	}
+	table_put(m->by_name, m->name_slots, name_hash(p, l->namelen), m->n);
+	if (m->algo == -1) {
+		m->algo = l->algo->id;
+		m->outlen = l->outlen;
+	} else if (m->algo != (int)l->algo->id || m->outlen != l->outlen) {
+		m->algo = -2;
+	}
+	m->n++;
+	return FH_ADD_OK;
+}
+
+static uint64_t digest_hash(int algo, const uint8_t *digest, size_t outlen)
+{
+	uint8_t a = (uint8_t)algo;
+
+	return hash_bytes(digest, outlen, hash_bytes(&a, 1, 0xcbf29ce484222325ull));
+}
+
+static bool missing(const struct fh_entry *e)
+{
+	return (e->flags & (FH_ENTRY_EXPECTED | FH_ENTRY_SEEN)) == FH_ENTRY_EXPECTED;
+}
+
+bool fh_manifest_index_missing(struct fh_manifest *m)
+{
+	size_t count = 0, slots = 16;
+
+	for (size_t i = 0; i < m->n; i++)
+		count += missing(&m->entries[i]);
+	while (slots < 2 * count)
+		slots *= 2;
+	free(m->by_digest);
+	m->by_digest = calloc(slots, sizeof *m->by_digest);
+	if (!m->by_digest)
+		return false;
+	m->digest_slots = slots;
+	/* In list order, so that a probe meets the earlier entry first. */
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fh_entry *e = &m->entries[i];
+
+		if (missing(e))
+			table_put(m->by_digest, slots,
+				  digest_hash(e->algo, fh_entry_digest(e), e->outlen), i);
+	}
+	return true;
+}
+
+struct fh_entry *fh_manifest_pair(struct fh_manifest *m, int algo,
+				  const uint8_t *digest, size_t outlen)
+{
+	if (!m->digest_slots)
+		return NULL;
+	size_t s = (size_t)digest_hash(algo, digest, outlen) & (m->digest_slots - 1);
+
+	for (uint32_t i; (i = m->by_digest[s]) != 0; s = (s + 1) & (m->digest_slots - 1)) {
+		struct fh_entry *e = &m->entries[i - 1];
+
+		if (!(e->flags & FH_ENTRY_PAIRED) && e->algo == algo &&
+		    e->outlen == outlen &&
+		    memcmp(fh_entry_digest(e), digest, outlen) == 0) {
+			e->flags |= FH_ENTRY_PAIRED;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+enum fh_status fh_classify(const struct fh_entry *e, const uint8_t *digest,
+			   const struct fh_meta *before,
+			   const struct fh_meta *after)
+{
+	if (memcmp(fh_entry_digest(e), digest, e->outlen) == 0)
+		return FH_ST_OK;
+	if ((e->flags & FH_ENTRY_META) && before && after &&
+	    fh_meta_equal(before, after) && fh_meta_equal(&e->meta, before))
+		return FH_ST_DAMAGED;
+	return FH_ST_CHANGED;
+}
+
+const char *fh_status_word(enum fh_status s)
+{
+	static const char *const words[] = {
+		[FH_ST_OK] = "OK",
+		[FH_ST_CHANGED] = "CHANGED",
+		[FH_ST_DAMAGED] = "DAMAGED",
+		[FH_ST_NEW] = "NEW",
+		[FH_ST_MISSING] = "MISSING",
+		[FH_ST_MOVED] = "MOVED",
+		[FH_ST_UNREADABLE] = "FAILED open or read",
+	};
+
+	return words[s];
+}

@@ -1,0 +1,146 @@
+/* manifest.h: a checksum list held as a manifest of a tree, for --audit,
+ * --update and --against: its entries (name, algorithm, digest, the
+ * metadata of a "#fhsum" comment line), found by name and, once the tree
+ * has been seen, by the digest of the entries no file answered.  Pure
+ * code: no I/O; it allocates, in large blocks, about 48 bytes per entry
+ * beside the names and digests. */
+#ifndef FH_MANIFEST_H
+#define FH_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "checklist.h"
+#include "fhsum.h"
+
+/* A file's size and modification time, as "#fhsum size=N mtime=S.N"
+ * records them. */
+struct fh_meta {
+	uint64_t size;
+	int64_t sec;
+	uint32_t nsec;
+};
+
+/* The longest "#fhsum ..." line fh_meta_format writes, its '\n' included. */
+#define FH_META_MAX 80
+
+/* Reads a metadata comment line (LEN bytes, no line end; a trailing '\r'
+ * is allowed): "#fhsum size=N mtime=S.NNNNNNNNN" with nine digits of
+ * nanoseconds.  False for any other line. */
+bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m);
+/* Writes M's line, '\n' included, to OUT (FH_META_MAX bytes); returns its
+ * length. */
+size_t fh_meta_format(char *out, const struct fh_meta *m);
+static inline bool fh_meta_equal(const struct fh_meta *a, const struct fh_meta *b)
+{
+	return a->size == b->size && a->sec == b->sec && a->nsec == b->nsec;
+}
+
+/* The part of NAME (LEN bytes) that names match on: without leading
+ * "./" (any number of them), so that "./d/f" and "d/f" are one name. */
+const char *fh_name_key(const char *name, size_t len, size_t *keylen);
+
+/* Decodes L's digest (hex, or base64 written as fh_base64 writes it) into
+ * OUT (L->outlen bytes); false when the text is not that. */
+bool fh_list_digest(uint8_t *out, const struct fh_list_line *l);
+
+enum {
+	FH_ENTRY_META = 1 << 0,     /* META holds its line's metadata */
+	FH_ENTRY_SEEN = 1 << 1,     /* a file of the tree answered it */
+	FH_ENTRY_EXPECTED = 1 << 2, /* the run expects its file (missing if unseen) */
+	FH_ENTRY_PAIRED = 1 << 3,   /* a new name took its content (moved) */
+};
+
+struct fh_entry {
+	const char *name;       /* as listed, unescaped; the digest follows its NUL */
+	uint64_t line;          /* its checksum line's number in the list */
+	struct fh_meta meta;
+	uint32_t namelen;
+	uint32_t outlen;        /* digest bytes */
+	uint8_t algo;           /* enum fh_algo_id */
+	uint8_t flags;          /* FH_ENTRY_* */
+	uint16_t form;          /* the line's FH_FMT_* flags, to write it again */
+};
+
+static inline const uint8_t *fh_entry_digest(const struct fh_entry *e)
+{
+	return (const uint8_t *)e->name + e->namelen + 1;
+}
+
+struct fh_manifest_block;
+
+struct fh_manifest {
+	struct fh_entry *entries;
+	size_t n, cap;
+	uint32_t *by_name;      /* open addressing: entry index + 1, 0 empty */
+	size_t name_slots;      /* a power of two, at least twice N */
+	uint32_t *by_digest;    /* the same, over unseen expected entries */
+	size_t digest_slots;
+	struct fh_manifest_block *blocks; /* names and digests */
+	/* The one algorithm (and length) of all entries, for new files:
+	 * -1 while empty, -2 once they differ. */
+	int algo;
+	size_t outlen;
+};
+
+/* The most entries a manifest holds (indices are 32-bit). */
+#define FH_MANIFEST_MAX ((size_t)UINT32_MAX - 1)
+
+void fh_manifest_init(struct fh_manifest *m);
+void fh_manifest_free(struct fh_manifest *m);
+
+enum fh_add_result {
+	FH_ADD_OK,
+	FH_ADD_DUPLICATE,       /* the name is listed already: the first counts */
+	FH_ADD_NOMEM,
+};
+
+/* Adds the entry of list line L (its checksum line number LINE), with
+ * DIGEST (L->outlen bytes) and META (NULL: none).  FORM is the line's
+ * FH_FMT_* flags (tag, '*', base64). */
+enum fh_add_result fh_manifest_add(struct fh_manifest *m,
+				   const struct fh_list_line *l,
+				   const uint8_t *digest, const struct fh_meta *meta,
+				   int form, uint64_t line);
+
+/* The entry whose name matches NAME (by fh_name_key), or NULL. */
+struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
+				  const char *name, size_t len);
+
+/* Indexes by digest the entries that are expected and were not seen: the
+ * missing ones, that new names may pair with.  False when memory runs
+ * out. */
+bool fh_manifest_index_missing(struct fh_manifest *m);
+
+/* The first missing entry, in list order, with ALGO's digest DIGEST
+ * (OUTLEN bytes) that no new name took yet: marked paired and returned;
+ * NULL if none. */
+struct fh_entry *fh_manifest_pair(struct fh_manifest *m, int algo,
+				  const uint8_t *digest, size_t outlen);
+
+/* What a file is against its entry. */
+enum fh_status {
+	FH_ST_OK,
+	FH_ST_CHANGED,
+	FH_ST_DAMAGED,
+	FH_ST_NEW,
+	FH_ST_MISSING,
+	FH_ST_MOVED,
+	FH_ST_UNREADABLE,
+};
+
+/* Classifies a file of entry E whose digest came out DIGEST (E's algorithm
+ * and length), with its metadata taken BEFORE and AFTER the read (either
+ * NULL: unknown).  Equal digests: OK.  Else DAMAGED when E has metadata
+ * that both stats equal (the content changed under the same size and
+ * time), CHANGED otherwise: a file that changed while it was read is never
+ * DAMAGED. */
+enum fh_status fh_classify(const struct fh_entry *e, const uint8_t *digest,
+			   const struct fh_meta *before,
+			   const struct fh_meta *after);
+
+/* The report's word for S: "OK", "CHANGED"... */
+const char *fh_status_word(enum fh_status s);
+
+#endif
