@@ -21,19 +21,6 @@
 #include "operands.h"
 #include "quote.h"
 
-#ifndef PATH_MAX
-# define PATH_MAX 4096
-#endif
-
-/* The longest list line kept: a tagged line of the longest SHAKE digest
- * (FH_MAX_XOF_BYTES in hex) naming a file the system can open (under
- * PATH_MAX bytes, each of which escaping may double), with room for the
- * tag, the brackets, " = ", blanks and a CR.  Any longer line is
- * improperly formatted, and is read past rather than held.  GNU would
- * accept a longer line only by its blanks or by bytes after a NUL that
- * ends the name: no list that fhsum or md5sum writes holds those. */
-#define FH_LIST_LINE_MAX (2 * (size_t)FH_MAX_XOF_BYTES + 2 * (size_t)PATH_MAX + 1024)
-
 /* One list being checked; freed when its end is reported. */
 struct list {
 	char *shown;            /* its name, or "standard input" */
@@ -65,8 +52,6 @@ struct checker {
 	bool ok;
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
-	char *esc;
-	size_t esc_cap;
 };
 
 static void *xmalloc(size_t n)
@@ -189,28 +174,33 @@ static bool next(void *ctx, struct fh_job *job)
 	}
 }
 
-/* Prints "NAME: WHAT", the name escaped like a generated line's when it
- * holds '\', LF or CR. */
-static void status_line(struct checker *k, const char *name, const char *what)
+/* Prints "NAME: WHAT" (escaped as generated lines are), or with --json
+ * its object: the computed DIGEST (NULL: none) and ERR's text (0: none). */
+static void status_line(struct checker *k, struct fh_job *job,
+			const char *what, int err)
 {
-	size_t len = strlen(name);
+	const struct cli *c = k->c;
 
-	fh_progress_clear();
-	if (fh_name_needs_escape(name, len)) {
-		if (2 * len > k->esc_cap) {
-			free(k->esc);
-			k->esc_cap = 2 * len;
-			k->esc = xmalloc(k->esc_cap);
-		}
-		fh_out_bytes("\\", 1);
-		fh_out_bytes(k->esc, fh_escape_name(k->esc, name, len, true));
-	} else {
-		fh_out_bytes(name, len);
+	if (!c->json) {
+		fh_out_status(job->path, strlen(job->path), what, NULL, 0);
+		return;
 	}
-	fh_out_str(": ");
-	fh_out_str(what);
-	fh_out_bytes("\n", 1);
-	fh_out_end_line();
+	fh_json_begin();
+	fh_json_name("name", job->path, strlen(job->path));
+	fh_json_str("algorithm", job->algo->name);
+	if (!err) {
+		if (c->base64)
+			k->text[fh_base64(k->text, job->digest, job->outlen)] = '\0';
+		else
+			fh_hex(k->text, job->digest, job->outlen);
+		fh_json_str("digest", k->text);
+		fh_json_uint("size", job->size);
+	}
+	fh_json_str("status", what);
+	if (err)
+		fh_json_str("error", err == FH_ESHRANK ? "file shrank while being read"
+						       : fh_strerror(err));
+	fh_json_end();
 }
 
 static void line_done(struct checker *k, struct fh_job *job, struct item *it)
@@ -225,7 +215,7 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 		l->unreadable++;
 		fh_report_input_error(job->path, job->err);
 		if (!c->status_only)
-			status_line(k, job->path, "FAILED open or read");
+			status_line(k, job, "FAILED open or read", job->err);
 		return;
 	}
 	/* Hex in either case; base64 exactly as cksum compares it (a digest
@@ -243,11 +233,11 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 	if (!match) {
 		l->mismatched++;
 		if (!c->status_only)
-			status_line(k, job->path, "FAILED");
+			status_line(k, job, "FAILED", 0);
 	} else {
 		l->matched = true;
 		if (!c->status_only && !c->quiet)
-			status_line(k, job->path, "OK");
+			status_line(k, job, "OK", 0);
 	}
 }
 
@@ -344,7 +334,6 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	bool ok = k->ok;
 
 	fh_lines_free(&k->lines);
-	free(k->esc);
 	free(k);
 	return ok;
 }

@@ -3,12 +3,26 @@
 #ifndef FH_CLI_H
 #define FH_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fhsum.h"
 #include "kernel.h"
+
+#ifndef PATH_MAX
+# define PATH_MAX 4096
+#endif
+
+/* The longest list line kept: a tagged line of the longest SHAKE digest
+ * (FH_MAX_XOF_BYTES in hex) naming a file the system can open (under
+ * PATH_MAX bytes, each of which escaping may double), with room for the
+ * tag, the brackets, " = ", blanks and a CR.  Any longer line is
+ * improperly formatted, and is read past rather than held.  GNU would
+ * accept a longer line only by its blanks or by bytes after a NUL that
+ * ends the name: no list that fhsum or md5sum writes holds those. */
+#define FH_LIST_LINE_MAX (2 * (size_t)FH_MAX_XOF_BYTES + 2 * (size_t)PATH_MAX + 1024)
 
 struct cli {
 	/* The algorithm: given with -a (or by the program's name), else NULL
@@ -34,6 +48,14 @@ struct cli {
 	const char *files_from; /* --files-from / --files0-from, or NULL */
 	int files_delim;        /* '\n' or '\0' */
 	int progress;           /* -1 --no-progress, 0 auto, 1 --progress */
+	/* Lists kept over time (audit.c). */
+	const char *audit;      /* --audit=LIST */
+	const char *update;     /* --update=LIST */
+	const char *against;    /* --against=LIST */
+	bool prune;             /* --prune */
+	bool meta;              /* --meta */
+	bool json;              /* --json */
+	bool algo_given;        /* -a (or the program's name) chose ALGO */
 };
 
 /* The program's name in messages: the last component of argv[0]. */
@@ -58,6 +80,8 @@ bool fh_close_stdin(void);
  * two streams keep their order. */
 void fh_error(int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The text fh_error gives ERR: glibc's words whatever the C library. */
+const char *fh_strerror(int err);
 
 /* Standard output, written in whole lines: fh_out_* append to the current
  * line, fh_out_end_line closes it.  Lines leave the program whole, never
@@ -68,6 +92,20 @@ void fh_out_bytes(const void *p, size_t n);
 void fh_out_str(const char *s);
 void fh_out_end_line(void);
 void fh_out_flush(void);
+/* A status line, "NAME: WHAT" or "NAME: WHAT from FROM" (FROM NULL: none),
+ * the names escaped as generated lines escape them (a leading '\' when
+ * either holds '\', LF or CR), after erasing the progress line. */
+void fh_out_status(const char *name, size_t len, const char *what,
+		   const char *from, size_t fromlen);
+
+/* JSON Lines (json.c): one object a line, its keys in the order given.
+ * A name that is not UTF-8 goes as KEY_base64 ("name_base64"), its bytes
+ * in base64. */
+void fh_json_begin(void);
+void fh_json_name(const char *key, const char *s, size_t n);
+void fh_json_str(const char *key, const char *s);
+void fh_json_uint(const char *key, uint64_t v);
+void fh_json_end(void);
 
 struct operands;
 
@@ -75,6 +113,12 @@ struct operands;
 bool fh_generate(const struct cli *c, struct operands *ops);
 /* Checks every list named by OPS; returns true if every list passed. */
 bool fh_check(const struct cli *c, struct operands *ops);
+/* --audit, --update, --against: returns the exit status (audit.c). */
+int fh_audit(const struct cli *c, struct operands *ops);
+
+/* The exit status of a usage error: 1, as GNU's, or 64 under --audit and
+ * --update, whose statuses 1 to 32 say what the audit found. */
+extern int fh_usage_status;
 
 /* The engine's options for C, progress included. */
 struct fh_engine_opts;

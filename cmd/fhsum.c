@@ -41,6 +41,12 @@ enum {
 	OPT_BASE64,
 	OPT_RAW,
 	OPT_NO_NAMES,
+	OPT_META,
+	OPT_AUDIT,
+	OPT_UPDATE,
+	OPT_AGAINST,
+	OPT_PRUNE,
+	OPT_JSON,
 };
 
 static const struct option longopts[] = {
@@ -57,6 +63,12 @@ static const struct option longopts[] = {
 	{ "base64", no_argument, NULL, OPT_BASE64 },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "no-names", no_argument, NULL, OPT_NO_NAMES },
+	{ "meta", no_argument, NULL, OPT_META },
+	{ "audit", required_argument, NULL, OPT_AUDIT },
+	{ "update", required_argument, NULL, OPT_UPDATE },
+	{ "against", required_argument, NULL, OPT_AGAINST },
+	{ "prune", no_argument, NULL, OPT_PRUNE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "text", no_argument, NULL, 't' },
 	{ "warn", no_argument, NULL, 'w' },
 	{ "zero", no_argument, NULL, 'z' },
@@ -84,11 +96,46 @@ static const char *const algo_args[] = {
 	"kt256",
 };
 
+int fh_usage_status = EXIT_FAILURE;
+
 static void usage_error(const char *msg, const char *arg)
 {
 	if (msg)
 		fh_error(0, msg, arg);
-	fh_usage(EXIT_FAILURE);
+	fh_usage(fh_usage_status);
+}
+
+/* Whether ARGV asks for --audit or --update (in full or abbreviated, as
+ * getopt_long takes them) before any "--": then usage errors exit 64,
+ * whichever option they come from. */
+static bool audit_run(int argc, char **argv, const struct option *opts)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strncmp(a, "--", 2) != 0 || !a[2])
+			continue;
+		size_t len = strcspn(a + 2, "=");
+		const struct option *hit = NULL;
+		int hits = 0;
+
+		for (const struct option *p = opts; p->name; p++) {
+			if (strncmp(p->name, a + 2, len) != 0)
+				continue;
+			if (strlen(p->name) == len) {
+				hit = p;
+				hits = 1;
+				break;
+			}
+			hit = p;
+			hits++;
+		}
+		if (hits == 1 && (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE))
+			return true;
+	}
+	return false;
 }
 
 /* The short options, after the ':' that makes getopt_long tell a missing
@@ -189,7 +236,7 @@ static void apply_length(struct cli *c, const char *arg)
 		end = (char *)arg;
 	if (end == arg || *end || *digits == '-') {
 		fh_error(0, "invalid length: %s", fh_quote(arg));
-		exit(EXIT_FAILURE);
+		exit(fh_usage_status);
 	}
 	if (!c->algo && !c->any_sha3) {
 		fh_error(0, "--length is only supported with --algorithm=sha3, "
@@ -209,7 +256,7 @@ static void apply_length(struct cli *c, const char *arg)
 			fh_error(0, "invalid length: %s", fh_quote(arg));
 			fh_error(0, "digest length for %s must be 224, 256, 384, or 512",
 				 fh_quote("SHA3"));
-			exit(EXIT_FAILURE);
+			exit(fh_usage_status);
 		}
 		c->algo = a;
 		c->any_sha3 = false;
@@ -220,14 +267,14 @@ static void apply_length(struct cli *c, const char *arg)
 			fh_error(0, "digest length for %s must be a multiple of 8 "
 				    "from 8 to %u", fh_quote(c->algo->tag),
 				 8u * FH_MAX_XOF_BYTES);
-			exit(EXIT_FAILURE);
+			exit(fh_usage_status);
 		}
 		c->outlen = c->check_outlen = (size_t)(bits / 8);
 	} else if (bits != 8ull * c->algo->digest_bytes) {
 		fh_error(0, "invalid length: %s", fh_quote(arg));
 		fh_error(0, "digest length for %s must be %u", fh_quote(c->algo->tag),
 			 8u * c->algo->digest_bytes);
-		exit(EXIT_FAILURE);
+		exit(fh_usage_status);
 	}
 }
 
@@ -355,7 +402,7 @@ int main(int argc, char **argv)
 	const char *forced = getenv("FHSUM_KERNEL");
 	const char *lookahead = getenv("FHSUM_LOOKAHEAD");
 	const char *length_arg = NULL;
-	bool list = false, bench = false, ok = true;
+	bool list = false, bench = false, untagged = false;
 	int opt;
 
 	fh_std_fds_open();
@@ -370,6 +417,8 @@ int main(int argc, char **argv)
 	default_from_name(&c);
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 
+	if (audit_run(argc, argv, longopts))
+		fh_usage_status = 64;
 	opterr = 0;     /* option_error speaks instead */
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (opt) {
@@ -385,10 +434,16 @@ int main(int argc, char **argv)
 		case OPT_STRICT: c.strict = true; break;
 		case OPT_IGNORE_MISSING: c.ignore_missing = true; break;
 		case OPT_TAG: c.tag = true; break;
-		case OPT_UNTAGGED: c.tag = false; break;
+		case OPT_UNTAGGED: c.tag = false; untagged = true; break;
 		case OPT_BASE64: c.base64 = true; break;
 		case OPT_RAW: c.raw = true; break;
 		case OPT_NO_NAMES: c.no_names = true; break;
+		case OPT_META: c.meta = true; break;
+		case OPT_AUDIT: c.audit = optarg; break;
+		case OPT_UPDATE: c.update = optarg; break;
+		case OPT_AGAINST: c.against = optarg; break;
+		case OPT_PRUNE: c.prune = true; break;
+		case OPT_JSON: c.json = true; break;
 		case OPT_KERNEL: forced = optarg; break;
 		case OPT_LIST_KERNELS: list = true; break;
 		case OPT_DEBUG: c.debug = true; break;
@@ -419,6 +474,49 @@ int main(int argc, char **argv)
 		usage_error("--base64 and --raw are mutually exclusive", NULL);
 	if (c.tag && c.no_names)
 		usage_error("--tag and --no-names are mutually exclusive", NULL);
+	if (c.json) {
+		const struct { bool set; const char *name; } unlike[] = {
+			{ c.raw, "--raw" }, { c.no_names, "--no-names" },
+			{ c.tag, "--tag" }, { c.zero, "--zero" }, { c.meta, "--meta" },
+		};
+
+		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
+			if (unlike[i].set)
+				usage_error("--json and %s are mutually exclusive",
+					    unlike[i].name);
+	}
+	/* --audit and --update (SPEC.md, "Auditing and updating a list"). */
+	bool auditing = c.audit || c.update;
+	const char *mode = c.audit ? "--audit" : "--update";
+
+	if (c.audit && c.update)
+		usage_error("--audit and --update are mutually exclusive", NULL);
+	if (auditing && c.check)
+		usage_error("%s and --check are mutually exclusive", mode);
+	if (c.against && !c.audit)
+		usage_error("--against needs --audit", NULL);
+	if (c.prune && !c.update)
+		usage_error("--prune needs --update", NULL);
+	if (c.meta && c.check)
+		usage_error("the --meta option is meaningless when verifying checksums", NULL);
+	if (auditing) {
+		const struct { bool set; const char *name; } unlike[] = {
+			{ c.zero, "--zero" }, { c.raw, "--raw" },
+			{ c.no_names, "--no-names" },
+			{ c.audit && c.meta, "--meta" },
+			{ c.audit && c.tag, "--tag" },
+			{ c.audit && untagged, "--untagged" },
+			{ c.audit && c.binary > 0, "--binary" },
+			{ c.audit && c.binary == 0, "--text" },
+		};
+
+		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
+			if (unlike[i].set) {
+				fh_error(0, "the %s option is meaningless with %s",
+					 unlike[i].name, mode);
+				usage_error(NULL, NULL);
+			}
+	}
 	if (c.tag && c.binary == 0)
 		usage_error("--tag does not support --text mode", NULL);
 	if (c.zero && c.check)
@@ -431,7 +529,7 @@ int main(int argc, char **argv)
 	if (c.no_names && c.check)
 		usage_error("the --no-names option is meaningless when "
 			    "verifying checksums", NULL);
-	if (!c.check) {
+	if (!c.check && !auditing) {
 		const struct { bool set; const char *name; } only_check[] = {
 			{ c.ignore_missing, "--ignore-missing" },
 			{ c.status_only, "--status" },
@@ -453,8 +551,9 @@ int main(int argc, char **argv)
 	if (c.any_sha3 && !c.check && !list) {
 		fh_error(0, "--algorithm=sha3 requires specifying --length 224, 256, "
 			    "384, or 512");
-		return EXIT_FAILURE;
+		return fh_usage_status;
 	}
+	c.algo_given = c.label != NULL;
 	/* --benchmark measures the algorithm given, or all of them. */
 	const struct fh_algo *bench_algo = c.label ? c.algo : NULL;
 
@@ -511,6 +610,16 @@ int main(int argc, char **argv)
 		fh_error(0, "the --raw option is not supported with multiple files");
 		return EXIT_FAILURE;
 	}
+	if (c.against && (ops.argc || c.files_from)) {
+		fh_error(0, "extra operand %s",
+			 fh_quote(ops.argc ? ops.argv[0] : c.files_from));
+		fh_error(0, "file operands cannot be combined with --against");
+		usage_error(NULL, NULL);
+	}
+	if (auditing && !c.against && !ops.argc && !c.files_from) {
+		fh_error(0, "missing operand: %s needs FILE or DIR operands", mode);
+		usage_error(NULL, NULL);
+	}
 	if (c.files_from) {
 		if (ops.argc) {
 			fh_error(0, "extra operand %s", fh_quote(ops.argv[0]));
@@ -526,7 +635,7 @@ int main(int argc, char **argv)
 		if (ops.from < 0) {
 			fh_error(errno, "cannot open %s for reading",
 				 fh_quote(c.files_from));
-			return EXIT_FAILURE;
+			return fh_usage_status;
 		}
 		/* No longer name can be opened (open(2) says ENAMETOOLONG). */
 		if (!fh_lines_start(&ops.names, ops.from, PATH_MAX,
@@ -535,18 +644,24 @@ int main(int argc, char **argv)
 							 strlen(ops.from_name)));
 			return EXIT_FAILURE;
 		}
-	} else if (!ops.argc) {
+	} else if (!ops.argc && !auditing) {
 		static char *dash[] = { (char *)"-" };
 
 		ops.argv = dash;
 		ops.argc = 1;
 	}
-	ok = c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops);
+	int status;
+
+	if (auditing)
+		status = fh_audit(&c, &ops);
+	else
+		status = (c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops))
+			 ? EXIT_SUCCESS : EXIT_FAILURE;
 	fh_operands_free(&ops);
 	if (ops.from >= 0 && !from_stdin)
 		close(ops.from);
 	fh_out_flush();
 	if (!fh_close_stdin())
-		return EXIT_FAILURE;
-	return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+		return auditing ? status | 32 : EXIT_FAILURE;
+	return status;
 }

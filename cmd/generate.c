@@ -8,6 +8,7 @@
 #include "checklist.h"
 #include "cli.h"
 #include "engine.h"
+#include "manifest.h"
 #include "operands.h"
 #include "quote.h"
 
@@ -24,6 +25,36 @@ struct gen {
 	uint8_t *raw;
 	size_t rawlen;
 };
+
+/* --meta: the file's metadata before its read, carried in its job. */
+struct before {
+	struct fh_meta meta;
+	bool known;
+};
+
+static bool meta_now(const char *path, struct fh_meta *m)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	m->size = (uint64_t)st.st_size;
+	m->sec = (int64_t)st.st_mtim.tv_sec;
+	m->nsec = (uint32_t)st.st_mtim.tv_nsec;
+	return true;
+}
+
+/* A file that could not be hashed, as a --json object. */
+static void json_failure(const struct cli *c, const char *path, int err)
+{
+	fh_json_begin();
+	fh_json_name("name", path, strlen(path));
+	fh_json_str("algorithm", c->algo->name);
+	fh_json_str("status", "FAILED open or read");
+	fh_json_str("error", err == FH_ESHRANK ? "file shrank while being read"
+					       : fh_strerror(err));
+	fh_json_end();
+}
 
 /* The error a walk or a names file met, carried in a marker job. */
 struct walk_error {
@@ -75,6 +106,16 @@ static bool next(void *ctx, struct fh_job *job)
 	job->algo = g->c->algo;
 	fh_job_kernels(g->c, job);
 	job->outlen = g->c->outlen;
+	if (g->c->meta) {
+		struct before *b = malloc(sizeof *b);
+
+		if (!b) {
+			fh_error(ENOMEM, "%s", fh_quotef(path, strlen(path)));
+			exit(EXIT_FAILURE);
+		}
+		b->known = meta_now(path, &b->meta);
+		job->user = b;
+	}
 	if (fh_progress_enabled()) {
 		struct stat st;
 
@@ -95,13 +136,48 @@ static void done(void *ctx, struct fh_job *job)
 		struct walk_error *w = job->user;
 
 		fh_report_input_error(w->path, w->err);
+		if (c->json)
+			json_failure(c, w->path, w->err);
 		free(w);
 		g->ok = false;
 		return;
 	}
+	struct before *b = job->user;
+	struct fh_meta after;
+	bool stable = false;
+
+	if (b && !job->err) {
+		/* The metadata is the file's only if it did not change while
+		 * it was read. */
+		stable = b->known && meta_now(job->path, &after) &&
+			 fh_meta_equal(&b->meta, &after);
+		if (b->known && !stable) {
+			fh_progress_clear();
+			fh_error(0, "%s: file changed while being read",
+				 fh_quotef(job->path, strlen(job->path)));
+			g->ok = false;
+		}
+	}
 	if (job->err) {
 		fh_report_input_error(job->path, job->err);
+		if (c->json)
+			json_failure(c, job->path, job->err);
+		free(b);
 		g->ok = false;
+		return;
+	}
+	if (c->json) {
+		if (c->base64)
+			g->text[fh_base64(g->text, job->digest, job->outlen)] = '\0';
+		else
+			fh_hex(g->text, job->digest, job->outlen);
+		fh_json_begin();
+		fh_json_name("name", job->path, strlen(job->path));
+		fh_json_str("algorithm", job->algo->name);
+		fh_json_str("digest", g->text);
+		fh_json_uint("size", job->size);
+		fh_json_end();
+		free(b);
 		return;
 	}
 	if (c->raw) {
@@ -112,6 +188,7 @@ static void done(void *ctx, struct fh_job *job)
 		}
 		memcpy(g->raw, job->digest, job->outlen);
 		g->rawlen = job->outlen;
+		free(b);
 		return;
 	}
 	size_t namelen = strlen(job->path);
@@ -135,6 +212,12 @@ static void done(void *ctx, struct fh_job *job)
 	if (!c->base64)
 		fh_hex(g->text, job->digest, job->outlen);
 	fh_progress_clear();
+	if (stable) {
+		char m[FH_META_MAX];
+
+		fh_out_bytes(m, fh_meta_format(m, &b->meta));
+	}
+	free(b);
 	fh_out_bytes(g->line, fh_format_line(g->line, job->algo, g->text,
 					     textlen, job->path, namelen,
 					     flags));

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checklist.h"
 #include "cli.h"
 
 const char *fh_prog = "fhsum";
@@ -209,4 +210,45 @@ void fh_error(int errnum, const char *fmt, ...)
 	if (errnum)
 		fprintf(stderr, ": %s", err_text(errnum));
 	fputc('\n', stderr);
+}
+
+void fh_out_status(const char *name, size_t len, const char *what,
+		   const char *from, size_t fromlen)
+{
+	bool esc = fh_name_needs_escape(name, len) ||
+		   (from && fh_name_needs_escape(from, fromlen));
+	char *buf = NULL;
+
+	fh_progress_clear();
+	if (esc) {
+		size_t need = 2 * (len > fromlen ? len : fromlen);
+
+		buf = malloc(need ? need : 1);
+		if (!buf) {
+			fh_error(ENOMEM, "%s", "status");
+			exit(EXIT_FAILURE);
+		}
+		fh_out_bytes("\\", 1);
+	}
+	if (esc)
+		fh_out_bytes(buf, fh_escape_name(buf, name, len, true));
+	else
+		fh_out_bytes(name, len);
+	fh_out_str(": ");
+	fh_out_str(what);
+	if (from) {
+		fh_out_str(" from ");
+		if (esc)
+			fh_out_bytes(buf, fh_escape_name(buf, from, fromlen, true));
+		else
+			fh_out_bytes(from, fromlen);
+	}
+	fh_out_bytes("\n", 1);
+	fh_out_end_line();
+	free(buf);
+}
+
+const char *fh_strerror(int err)
+{
+	return err_text(err);
 }

@@ -1,0 +1,935 @@
+/* audit.c: keeping a tree's checksum list true over time.
+ *
+ * --audit=LIST hashes the tree once (operands, -r, --files-from) and says
+ * what each file is against LIST: OK, CHANGED, DAMAGED (another digest
+ * under the same size and mtime), NEW, MOVED (a new name holding a
+ * missing name's content), MISSING, FAILED open or read.  --update=LIST
+ * rewrites LIST instead, reading only files whose metadata changed;
+ * --audit=OLD --against=NEW compares two lists and opens no other file.
+ *
+ * LIST is held as a manifest (lib/list/manifest.c): entries by name, and
+ * after the walk the missing ones by digest.  Files are reported in walk
+ * order as the engine hands them back; new names wait for the walk's end
+ * (one may be a missing name's content), then missing entries in list
+ * order.  ../SPEC.md, "Auditing and updating a list", is the contract. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checklist.h"
+#include "cli.h"
+#include "engine.h"
+#include "lines.h"
+#include "manifest.h"
+#include "operands.h"
+#include "quote.h"
+
+/* The exit status's bits. */
+enum {
+	BIT_NEW = 1,
+	BIT_MISSING = 2,
+	BIT_CHANGED = 4,
+	BIT_MOVED = 8,
+	BIT_DAMAGED = 16,
+	BIT_UNREADABLE = 32,
+	STATUS_USAGE = 64,
+};
+
+/* A name the list lacks, kept until the walk ends. */
+struct newfile {
+	struct fh_meta meta;
+	bool has_meta;
+	bool renamed;           /* --update --prune wrote it in OLD's place */
+	uint8_t algo;
+	uint32_t outlen;
+	size_t len;
+	uint8_t *digest;        /* follows the name's NUL */
+	char name[];
+};
+
+/* A line --update writes differently. */
+enum action { REPLACE, DROP, RENAME };
+
+struct change {
+	struct fh_entry *e;
+	enum action action;
+	struct fh_meta meta;
+	bool has_meta;
+	uint8_t *digest;        /* REPLACE: the new digest */
+	const char *name;       /* RENAME: the new name */
+	size_t len;
+};
+
+/* What a job of the walk is. */
+enum kind { K_PRESENT, K_NEW, K_TRUSTED, K_WALK_ERROR };
+
+struct rec {
+	enum kind kind;
+	struct fh_entry *e;
+	struct fh_meta before;
+	bool has_before;
+	int err;
+	char path[];            /* K_WALK_ERROR */
+};
+
+struct auditor {
+	const struct cli *c;
+	struct operands *ops;
+	struct fh_manifest m;
+	const char *list;       /* LIST as named */
+	struct stat list_st;    /* LIST when read, for --update */
+	bool list_exists;
+	bool update;
+	const struct fh_algo *new_algo;
+	size_t new_outlen;
+	int first_form;         /* the list's first line's FH_FMT_* (-1: none) */
+	bool any_meta;          /* a line of the list has metadata */
+	/* Which entries the run expects: every one, or those named by an
+	 * operand or under a directory operand. */
+	bool expect_all;
+	char **scope;
+	size_t nscope;
+	uint64_t bad_lines, unreadable, changed, damaged, moved, added, missing;
+	struct newfile **news;
+	size_t nnews, news_cap;
+	struct change *changes;
+	size_t nchanges, changes_cap;
+	char text[2 * FH_MAX_XOF_BYTES + 4];
+};
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fh_error(ENOMEM, "%s", "audit");
+		exit(STATUS_USAGE);
+	}
+	return p;
+}
+
+static void grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return;
+	size_t c = *cap ? 2 * *cap : 64;
+	void *q = realloc(*p, c * size);
+
+	if (!q) {
+		fh_error(ENOMEM, "%s", "audit");
+		exit(STATUS_USAGE);
+	}
+	*p = q;
+	*cap = c;
+}
+
+static bool meta_of(const char *path, struct fh_meta *m)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	m->size = (uint64_t)st.st_size;
+	m->sec = (int64_t)st.st_mtim.tv_sec;
+	m->nsec = (uint32_t)st.st_mtim.tv_nsec;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading a list. */
+
+static int form_of(const struct fh_list_line *l)
+{
+	return (l->tagged ? FH_FMT_TAG : 0) | (l->binary ? FH_FMT_BINARY : 0) |
+	       (l->base64 ? FH_FMT_BASE64 : 0);
+}
+
+/* Reads the list FD (named NAME in messages) line by line, calling EACH
+ * with every entry and its metadata; counts and (with -w) names the
+ * improper lines.  Returns 0, or the errno value of a read error. */
+typedef void each_fn(struct auditor *a, struct fh_list_line *l,
+		     const uint8_t *digest, const struct fh_meta *meta,
+		     uint64_t lineno);
+
+static int read_list(struct auditor *a, int fd, const char *name, each_fn *each)
+{
+	const struct cli *c = a->c;
+	struct fh_list_parser p;
+	struct fh_lines lines = { 0 };
+	struct fh_meta meta;
+	bool pending = false;
+	uint64_t lineno = 0;
+	uint8_t *digest = xmalloc(FH_MAX_XOF_BYTES);
+
+	fh_list_parser_init(&p, c->algo_given ? c->algo : NULL, c->any_sha3,
+			    c->check_outlen);
+	if (!fh_lines_start(&lines, fd, FH_LIST_LINE_MAX, '\n')) {
+		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
+		exit(STATUS_USAGE);
+	}
+	for (;;) {
+		char *line;
+		size_t len;
+		enum fh_lines_status got = fh_lines_next(&lines, &line, &len);
+		struct fh_list_line l;
+		enum fh_line_kind kind = FH_LINE_BAD;
+
+		if (got == FH_LINES_END)
+			break;
+		lineno++;
+		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &meta)) {
+			pending = true;
+			continue;
+		}
+		if (got == FH_LINES_LINE)
+			kind = fh_list_parse(&p, line, len, &l);
+		if (kind == FH_LINE_OK && !fh_list_digest(digest, &l))
+			kind = FH_LINE_BAD;
+		if (kind == FH_LINE_OK) {
+			l.name = memcpy(line, l.name, l.namelen); /* stays in LINE */
+			each(a, &l, digest, pending ? &meta : NULL, lineno);
+		} else if (kind == FH_LINE_BAD) {
+			a->bad_lines++;
+			if (c->warn)
+				fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
+					    "checksum line",
+					 fh_quotef(name, strlen(name)), lineno,
+					 c->label ? c->label : "", c->label ? " " : "");
+		}
+		pending = false;
+	}
+	int err = lines.err;
+
+	fh_lines_free(&lines);
+	free(digest);
+	return err;
+}
+
+static void add_entry(struct auditor *a, struct fh_list_line *l,
+		      const uint8_t *digest, const struct fh_meta *meta,
+		      uint64_t lineno)
+{
+	switch (fh_manifest_add(&a->m, l, digest, meta, form_of(l), lineno)) {
+	case FH_ADD_OK:
+		if (a->first_form < 0)
+			a->first_form = form_of(l);
+		a->any_meta |= meta != NULL;
+		break;
+	case FH_ADD_DUPLICATE:
+		a->bad_lines++;
+		if (a->c->warn)
+			fh_error(0, "%s: %" PRIu64 ": %s is listed already",
+				 fh_quotef(a->list, strlen(a->list)), lineno,
+				 fh_quote(l->name));
+		break;
+	case FH_ADD_NOMEM:
+		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
+		exit(STATUS_USAGE);
+	}
+}
+
+/* Opens and reads LIST into the manifest; exits 64 when it cannot. */
+static void load(struct auditor *a)
+{
+	const char *q = fh_quotef(a->list, strlen(a->list));
+	int fd = open(a->list, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT && a->update)
+		return; /* created by the update */
+	if (fd < 0 || fstat(fd, &a->list_st) != 0) {
+		fh_error(errno, "%s", q);
+		exit(STATUS_USAGE);
+	}
+	a->list_exists = true;
+	int err = read_list(a, fd, a->list, add_entry);
+
+	close(fd);
+	if (err) {
+		fh_error(err, "%s", fh_quotef(a->list, strlen(a->list)));
+		exit(STATUS_USAGE);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Reporting. */
+
+static void report(struct auditor *a, const char *name, size_t len,
+		   enum fh_status st, int algo, const uint8_t *digest,
+		   size_t outlen, const struct fh_meta *meta, int err,
+		   const char *from, size_t fromlen)
+{
+	const struct cli *c = a->c;
+
+	if (c->status_only || (st == FH_ST_OK && c->quiet))
+		return;
+	if (!c->json) {
+		fh_out_status(name, len, fh_status_word(st), from, fromlen);
+		return;
+	}
+	fh_json_begin();
+	fh_json_name("name", name, len);
+	fh_json_str("algorithm", fh_algo_get((enum fh_algo_id)algo)->name);
+	if (digest) {
+		if (c->base64)
+			a->text[fh_base64(a->text, digest, outlen)] = '\0';
+		else
+			fh_hex(a->text, digest, outlen);
+		fh_json_str("digest", a->text);
+	}
+	if (meta)
+		fh_json_uint("size", meta->size);
+	fh_json_str("status", fh_status_word(st));
+	if (from)
+		fh_json_name("from", from, fromlen);
+	if (err)
+		fh_json_str("error", fh_strerror(err));
+	fh_json_end();
+}
+
+static void note_change(struct auditor *a, struct change ch)
+{
+	grow((void **)&a->changes, &a->changes_cap, a->nchanges, sizeof ch);
+	a->changes[a->nchanges++] = ch;
+}
+
+static void keep_new(struct auditor *a, const char *path, size_t len,
+		     const struct fh_algo *algo, const uint8_t *digest,
+		     size_t outlen, const struct fh_meta *meta)
+{
+	struct newfile *n = xmalloc(sizeof *n + len + 1 + outlen);
+
+	memcpy(n->name, path, len);
+	n->name[len] = '\0';
+	n->len = len;
+	n->digest = (uint8_t *)n->name + len + 1;
+	memcpy(n->digest, digest, outlen);
+	n->algo = (uint8_t)algo->id;
+	n->outlen = (uint32_t)outlen;
+	n->has_meta = meta != NULL;
+	n->renamed = false;
+	if (meta)
+		n->meta = *meta;
+	grow((void **)&a->news, &a->news_cap, a->nnews, sizeof *a->news);
+	a->news[a->nnews++] = n;
+}
+
+/* A listed file hashed: its status, and for --update its line's fate.
+ * NOW is its metadata to record (NULL: none). */
+static void present(struct auditor *a, struct fh_entry *e, const char *path,
+		    size_t len, const uint8_t *digest, enum fh_status st,
+		    const struct fh_meta *now, const struct fh_meta *shown)
+{
+	if (a->update) {
+		if (st == FH_ST_DAMAGED) {
+			/* The list keeps the good digest. */
+		} else if (st == FH_ST_CHANGED ||
+			   (now && (!(e->flags & FH_ENTRY_META) ||
+				    !fh_meta_equal(now, &e->meta)))) {
+			uint8_t *d = xmalloc(e->outlen);
+
+			memcpy(d, digest, e->outlen);
+			note_change(a, (struct change){
+				.e = e, .action = REPLACE, .digest = d,
+				.meta = now ? *now : (struct fh_meta){ 0 },
+				.has_meta = now != NULL });
+		}
+		if (st == FH_ST_OK)
+			return; /* --update prints what it changed */
+	}
+	a->changed += st == FH_ST_CHANGED;
+	a->damaged += st == FH_ST_DAMAGED;
+	report(a, path, len, st, e->algo, digest, e->outlen, shown, 0, NULL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The walk: the engine's producer and consumer. */
+
+static bool next(void *ctx, struct fh_job *job)
+{
+	struct auditor *a = ctx;
+	const char *path;
+	int err;
+
+	if (!fh_operands_next(a->ops, &path, &err))
+		return false;
+	size_t len = strlen(path);
+	struct rec *r = xmalloc(sizeof *r + (err ? len + 1 : 0));
+
+	memset(r, 0, sizeof *r);
+	job->user = r;
+	if (err) {
+		r->kind = K_WALK_ERROR;
+		r->err = err;
+		memcpy(r->path, path, len + 1);
+		return true;
+	}
+	r->has_before = meta_of(path, &r->before);
+	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
+
+	if (e) {
+		e->flags |= FH_ENTRY_SEEN;
+		r->e = e;
+		/* --update trusts a line without metadata, and one whose
+		 * metadata the file still has: not read. */
+		if (a->update && (!(e->flags & FH_ENTRY_META) ||
+				  (r->has_before && fh_meta_equal(&r->before, &e->meta)))) {
+			r->kind = K_TRUSTED;
+			return true;
+		}
+		r->kind = K_PRESENT;
+		job->algo = fh_algo_get((enum fh_algo_id)e->algo);
+		job->outlen = e->outlen;
+	} else {
+		r->kind = K_NEW;
+		job->algo = a->new_algo;
+		job->outlen = a->new_outlen;
+	}
+	job->path = path;
+	if (strcmp(path, "-") == 0)
+		fh_stdin_read = true;
+	fh_job_kernels(a->c, job);
+	job->size_hint = r->before.size;
+	job->sized = r->has_before;
+	return true;
+}
+
+static void done(void *ctx, struct fh_job *job)
+{
+	struct auditor *a = ctx;
+	struct rec *r = job->user;
+
+	if (r->kind == K_WALK_ERROR) {
+		fh_report_input_error(r->path, r->err);
+		a->unreadable++;
+	} else if (r->kind != K_TRUSTED) {
+		size_t len = strlen(job->path);
+
+		if (job->err) {
+			fh_report_input_error(job->path, job->err);
+			a->unreadable++;
+			report(a, job->path, len, FH_ST_UNREADABLE, job->algo->id,
+			       NULL, 0, NULL, job->err == FH_ESHRANK ? 0 : job->err,
+			       NULL, 0);
+		} else {
+			struct fh_meta after, *now = NULL, *shown = NULL;
+			bool has_after = meta_of(job->path, &after);
+			bool stable = r->has_before && has_after &&
+				      fh_meta_equal(&r->before, &after);
+
+			/* What to record: the metadata the digest is of; for
+			 * a file that changed while read, the earlier one,
+			 * so that the next update reads it again. */
+			if (r->has_before)
+				now = &r->before;
+			if (has_after)
+				shown = &after;
+			if (r->kind == K_PRESENT) {
+				enum fh_status st = fh_classify(
+					r->e, job->digest, r->has_before ? &r->before : NULL,
+					has_after ? &after : NULL);
+
+				if (!stable && st == FH_ST_OK && r->has_before)
+					st = FH_ST_CHANGED; /* changed as it was read */
+				present(a, r->e, job->path, len, job->digest, st, now, shown);
+			} else {
+				keep_new(a, job->path, len, job->algo, job->digest,
+					 job->outlen, now);
+			}
+		}
+	}
+	free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* After the walk: new, moved and missing files. */
+
+/* The operands' names, for which entries the run expects: "d" covers "d"
+ * and "d/...", "." everything. */
+static void set_scope(struct auditor *a)
+{
+	if (a->ops->from >= 0) {
+		a->expect_all = true;
+		return;
+	}
+	a->scope = xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
+	for (int i = 0; i < a->ops->argc; i++) {
+		size_t len = strlen(a->ops->argv[i]), klen;
+
+		while (len > 1 && a->ops->argv[i][len - 1] == '/')
+			len--;
+		const char *key = fh_name_key(a->ops->argv[i], len, &klen);
+
+		if ((klen == 1 && key[0] == '.') || (klen == 2 && memcmp(key, "./", 2) == 0))
+			a->expect_all = true;
+		a->scope[a->nscope] = xmalloc(klen + 1);
+		memcpy(a->scope[a->nscope], key, klen);
+		a->scope[a->nscope++][klen] = '\0';
+	}
+}
+
+static bool in_scope(const struct auditor *a, const struct fh_entry *e)
+{
+	size_t klen;
+	const char *key = fh_name_key(e->name, e->namelen, &klen);
+
+	if (a->expect_all)
+		return true;
+	for (size_t i = 0; i < a->nscope; i++) {
+		size_t n = strlen(a->scope[i]);
+
+		if (klen >= n && memcmp(key, a->scope[i], n) == 0 &&
+		    (klen == n || key[n] == '/' || (n > 0 && a->scope[i][n - 1] == '/')))
+			return true;
+	}
+	return false;
+}
+
+static void finish(struct auditor *a)
+{
+	const struct cli *c = a->c;
+
+	for (size_t i = 0; i < a->m.n; i++) {
+		struct fh_entry *e = &a->m.entries[i];
+
+		if (!(e->flags & FH_ENTRY_SEEN) && in_scope(a, e))
+			e->flags |= FH_ENTRY_EXPECTED;
+	}
+	if (!fh_manifest_index_missing(&a->m)) {
+		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
+		exit(STATUS_USAGE);
+	}
+	for (size_t i = 0; i < a->nnews; i++) {
+		struct newfile *n = a->news[i];
+		struct fh_entry *e = fh_manifest_pair(&a->m, n->algo, n->digest, n->outlen);
+
+		if (e && (!a->update || c->prune)) {
+			a->moved++;
+			report(a, n->name, n->len, FH_ST_MOVED, n->algo, n->digest,
+			       n->outlen, n->has_meta ? &n->meta : NULL, 0,
+			       e->name, e->namelen);
+			if (a->update) {
+				n->renamed = true;
+				note_change(a, (struct change){
+					.e = e, .action = RENAME, .name = n->name,
+					.len = n->len, .meta = n->meta,
+					.has_meta = n->has_meta &&
+						    ((e->flags & FH_ENTRY_META) || c->meta) });
+			}
+			continue;
+		}
+		if (e)
+			e->flags &= (uint8_t)~FH_ENTRY_PAIRED;
+		a->added++;
+		report(a, n->name, n->len, FH_ST_NEW, n->algo, n->digest, n->outlen,
+		       n->has_meta ? &n->meta : NULL, 0, NULL, 0);
+	}
+	for (size_t i = 0; i < a->m.n; i++) {
+		struct fh_entry *e = &a->m.entries[i];
+
+		if ((e->flags & (FH_ENTRY_EXPECTED | FH_ENTRY_SEEN | FH_ENTRY_PAIRED)) !=
+		    FH_ENTRY_EXPECTED || c->ignore_missing)
+			continue;
+		if (a->update && !c->prune)
+			continue; /* kept, and not a change */
+		a->missing++;
+		report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
+		       fh_entry_digest(e), e->outlen,
+		       e->flags & FH_ENTRY_META ? &e->meta : NULL, 0, NULL, 0);
+		if (a->update)
+			note_change(a, (struct change){ .e = e, .action = DROP });
+	}
+}
+
+static void warn_count(uint64_t n, const char *one, const char *many)
+{
+	if (n)
+		fh_error(0, "WARNING: %" PRIu64 " %s", n, n == 1 ? one : many);
+}
+
+static int status_of(struct auditor *a)
+{
+	const struct cli *c = a->c;
+
+	fh_progress_clear();
+	if (!c->status_only) {
+		warn_count(a->bad_lines, "line is improperly formatted",
+			   "lines are improperly formatted");
+		warn_count(a->unreadable, "listed file could not be read",
+			   "listed files could not be read");
+		warn_count(a->changed, "file changed", "files changed");
+		warn_count(a->damaged, "file damaged (same size and mtime, other content)",
+			   "files damaged (same size and mtime, other content)");
+		warn_count(a->moved, "file moved", "files moved");
+		warn_count(a->added, "new file", "new files");
+		warn_count(a->missing, "listed file missing", "listed files missing");
+	}
+	return (a->added ? BIT_NEW : 0) | (a->missing ? BIT_MISSING : 0) |
+	       (a->changed ? BIT_CHANGED : 0) | (a->moved ? BIT_MOVED : 0) |
+	       (a->damaged ? BIT_DAMAGED : 0) |
+	       (a->unreadable || (c->strict && a->bad_lines) ? BIT_UNREADABLE : 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* --update: writing the new list. */
+
+struct writer {
+	int fd;
+	char buf[1 << 16];
+	size_t used;
+	int err;
+};
+
+static void put(struct writer *w, const void *p, size_t n)
+{
+	while (n && !w->err) {
+		size_t k = sizeof w->buf - w->used < n ? sizeof w->buf - w->used : n;
+
+		memcpy(w->buf + w->used, p, k);
+		w->used += k;
+		p = (const char *)p + k;
+		n -= k;
+		if (w->used == sizeof w->buf) {
+			size_t off = 0;
+
+			while (off < w->used) {
+				ssize_t got = write(w->fd, w->buf + off, w->used - off);
+
+				if (got < 0 && errno == EINTR)
+					continue;
+				if (got < 0) {
+					w->err = errno;
+					return;
+				}
+				off += (size_t)got;
+			}
+			w->used = 0;
+		}
+	}
+}
+
+static void put_flush(struct writer *w)
+{
+	size_t off = 0;
+
+	while (off < w->used && !w->err) {
+		ssize_t got = write(w->fd, w->buf + off, w->used - off);
+
+		if (got < 0 && errno != EINTR)
+			w->err = errno;
+		else if (got > 0)
+			off += (size_t)got;
+	}
+	w->used = 0;
+}
+
+/* One checksum line (and its metadata line) in FORM. */
+static void put_line(struct auditor *a, struct writer *w, int form,
+		     const struct fh_algo *algo, const uint8_t *digest,
+		     size_t outlen, const char *name, size_t len,
+		     const struct fh_meta *meta)
+{
+	char m[FH_META_MAX];
+	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(a->text, digest, outlen)
+					      : 2 * outlen;
+	char *line = xmalloc(fh_format_size(textlen, len));
+
+	if (!(form & FH_FMT_BASE64))
+		fh_hex(a->text, digest, outlen);
+	if (meta)
+		put(w, m, fh_meta_format(m, meta));
+	put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
+				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
+	free(line);
+}
+
+static int by_line(const void *x, const void *y)
+{
+	const struct change *p = x, *q = y;
+
+	return p->e->line < q->e->line ? -1 : p->e->line > q->e->line;
+}
+
+/* Copies the old list's lines, CHANGES applied in their places, then the
+ * new lines, into W.  Returns 0 or an errno value. */
+static int rewrite(struct auditor *a, int in, struct writer *w)
+{
+	const struct cli *c = a->c;
+	char buf[1 << 16];
+	uint64_t lineno = 1;
+	size_t next = 0;
+	bool at_start = true;   /* at the start of a line */
+	bool skipping = false;  /* the current line is not copied */
+
+	qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
+	for (;;) {
+		ssize_t got = read(in, buf, sizeof buf);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return errno;
+		if (got == 0)
+			break;
+		for (size_t i = 0; i < (size_t)got;) {
+			if (at_start) {
+				/* Skip changed lines (and the metadata line
+				 * before one); write a change in its place. */
+				while (next < a->nchanges && a->changes[next].e->line < lineno)
+					next++;
+				skipping = false;
+				if (next < a->nchanges) {
+					struct change *ch = &a->changes[next];
+					struct fh_entry *e = ch->e;
+
+					if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META))
+						skipping = true;
+					if (lineno == e->line) {
+						skipping = true;
+						if (ch->action != DROP)
+							put_line(a, w, e->form,
+								 fh_algo_get((enum fh_algo_id)e->algo),
+								 ch->action == REPLACE ? ch->digest
+										       : fh_entry_digest(e),
+								 e->outlen,
+								 ch->action == RENAME ? ch->name : e->name,
+								 ch->action == RENAME ? ch->len : e->namelen,
+								 ch->has_meta ? &ch->meta : NULL);
+					}
+				}
+				at_start = false;
+			}
+			char *nl = memchr(buf + i, '\n', (size_t)got - i);
+			size_t end = nl ? (size_t)(nl - buf) + 1 : (size_t)got;
+
+			if (!skipping)
+				put(w, buf + i, end - i);
+			if (nl) {
+				lineno++;
+				at_start = true;
+			}
+			i = end;
+		}
+	}
+	/* The last line had no line end: give it one before adding. */
+	if (!at_start && !skipping && a->nnews)
+		put(w, "\n", 1);
+
+	int form = a->first_form >= 0 ? a->first_form
+		 : (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
+		   (c->base64 ? FH_FMT_BASE64 : 0);
+	bool with_meta = a->any_meta || c->meta;
+
+	for (size_t i = 0; i < a->nnews; i++) {
+		struct newfile *n = a->news[i];
+
+		if (n->renamed)
+			continue; /* written in its old name's place */
+		put_line(a, w, form, fh_algo_get((enum fh_algo_id)n->algo), n->digest,
+			 n->outlen, n->name, n->len,
+			 with_meta && n->has_meta ? &n->meta : NULL);
+	}
+	put_flush(w);
+	return w->err;
+}
+
+static int write_list(struct auditor *a)
+{
+	const char *list = a->list;
+	const char *slash = strrchr(list, '/');
+	size_t dirlen = slash ? (size_t)(slash - list) + 1 : 0;
+	char *tmp = xmalloc(strlen(list) + 32);
+	int in = -1, err = 0;
+	struct writer *w = xmalloc(sizeof *w);
+
+	memcpy(tmp, list, dirlen);
+	sprintf(tmp + dirlen, ".%s.fhsum-XXXXXX", list + dirlen);
+	if (a->list_exists) {
+		struct stat st;
+
+		in = open(list, O_RDONLY | O_CLOEXEC);
+		if (in < 0 || fstat(in, &st) != 0) {
+			err = errno;
+			goto out;
+		}
+		if (st.st_ino != a->list_st.st_ino || st.st_size != a->list_st.st_size ||
+		    st.st_mtim.tv_sec != a->list_st.st_mtim.tv_sec ||
+		    st.st_mtim.tv_nsec != a->list_st.st_mtim.tv_nsec) {
+			fh_error(0, "%s: changed while being updated; not written",
+				 fh_quotef(list, strlen(list)));
+			free(tmp);
+			free(w);
+			close(in);
+			return STATUS_USAGE;
+		}
+	}
+	w->fd = mkstemp(tmp);
+	w->used = 0;
+	w->err = 0;
+	if (w->fd < 0) {
+		err = errno;
+		goto out;
+	}
+	mode_t mode;
+
+	if (a->list_exists) {
+		mode = a->list_st.st_mode & 07777;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (fchmod(w->fd, mode) != 0 && !err)
+		err = errno;
+	if (!err) {
+		if (in >= 0) {
+			err = rewrite(a, in, w);
+		} else {
+			/* No old list: an empty one. */
+			err = rewrite(a, open("/dev/null", O_RDONLY | O_CLOEXEC), w);
+		}
+	}
+	if (!err && fsync(w->fd) != 0)
+		err = errno;
+	if (close(w->fd) != 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, list) != 0)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+	} else {
+		/* The rename itself reaches the disk with its directory. */
+		char *dir = xmalloc(dirlen + 2);
+		int dfd;
+
+		memcpy(dir, dirlen ? list : ".", dirlen ? dirlen : 1);
+		dir[dirlen ? dirlen : 1] = '\0';
+		dfd = open(dir, O_RDONLY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dir);
+	}
+out:
+	if (in >= 0)
+		close(in);
+	if (err)
+		fh_error(err, "%s", fh_quotef(list, strlen(list)));
+	free(tmp);
+	free(w);
+	return err ? STATUS_USAGE : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* --against: the second list in place of the tree. */
+
+static void against_entry(struct auditor *a, struct fh_list_line *l,
+			  const uint8_t *digest, const struct fh_meta *meta,
+			  uint64_t lineno)
+{
+	struct fh_entry *e = fh_manifest_find(&a->m, l->name, l->namelen);
+
+	(void)lineno;
+	if (!e) {
+		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta);
+		return;
+	}
+	if (e->flags & FH_ENTRY_SEEN) {
+		a->bad_lines++; /* a second line for one name */
+		return;
+	}
+	e->flags |= FH_ENTRY_SEEN;
+	enum fh_status st = e->algo != l->algo->id || e->outlen != l->outlen
+			    ? FH_ST_CHANGED : fh_classify(e, digest, meta, meta);
+
+	a->changed += st == FH_ST_CHANGED;
+	a->damaged += st == FH_ST_DAMAGED;
+	report(a, l->name, l->namelen, st, l->algo->id, digest, l->outlen, meta, 0,
+	       NULL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+
+int fh_audit(const struct cli *c, struct operands *ops)
+{
+	struct auditor *a = xmalloc(sizeof *a);
+
+	memset(a, 0, sizeof *a);
+	a->c = c;
+	a->ops = ops;
+	a->update = c->update != NULL;
+	a->list = c->update ? c->update : c->audit;
+	a->first_form = -1;
+	fh_manifest_init(&a->m);
+	load(a);
+
+	/* New files take -a, else the list's one algorithm. */
+	if (c->algo_given) {
+		a->new_algo = c->algo;
+		a->new_outlen = c->outlen;
+	} else if (a->m.algo >= 0) {
+		a->new_algo = fh_algo_get((enum fh_algo_id)a->m.algo);
+		a->new_outlen = a->m.outlen;
+	} else if (a->m.algo == -1) {
+		a->new_algo = fh_algo_get(FH_SHA3_256);
+		a->new_outlen = a->new_algo->digest_bytes;
+	} else if (!c->against) {
+		fh_error(0, "%s: lines of several algorithms: give -a for new files",
+			 fh_quotef(a->list, strlen(a->list)));
+		fh_usage(STATUS_USAGE);
+	}
+
+	if (c->against) {
+		int fd = open(c->against, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			fh_error(errno, "%s", fh_quotef(c->against, strlen(c->against)));
+			exit(STATUS_USAGE);
+		}
+		a->expect_all = true;
+		int err = read_list(a, fd, c->against, against_entry);
+
+		close(fd);
+		if (err) {
+			fh_error(err, "%s", fh_quotef(c->against, strlen(c->against)));
+			exit(STATUS_USAGE);
+		}
+	} else {
+		struct fh_engine_opts eo;
+
+		set_scope(a);
+		fh_engine_opts_for(c, &eo);
+		int err = fh_engine_run(&eo, next, done, a);
+
+		if (err) {
+			fh_error(err, "%s", "cannot start");
+			exit(STATUS_USAGE);
+		}
+	}
+	finish(a);
+
+	int status = 0;
+
+	if (a->update && (a->nchanges || a->nnews))
+		status = write_list(a);
+	status |= status_of(a);
+
+	for (size_t i = 0; i < a->nnews; i++)
+		free(a->news[i]);
+	for (size_t i = 0; i < a->nchanges; i++)
+		if (a->changes[i].action == REPLACE)
+			free(a->changes[i].digest);
+	for (size_t i = 0; i < a->nscope; i++)
+		free(a->scope[i]);
+	free(a->scope);
+	free(a->news);
+	free(a->changes);
+	fh_manifest_free(&a->m);
+	free(a);
+	return status;
+}
