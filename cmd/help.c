@@ -44,6 +44,19 @@ The following five options are useful only when verifying checksums:\n\
       --strict          exit non-zero for improperly formatted checksum lines\n\
   -w, --warn            warn about improperly formatted checksum lines\n\
 \n\
+Lists kept over time (the five options above apply to them too):\n\
+      --meta            put '#fhsum size=N mtime=S.N' before each line\n\
+      --audit=LIST      say what each file is against LIST: OK, CHANGED,\n\
+                        DAMAGED (same size and mtime, other content),\n\
+                        NEW, MOVED from OLD, MISSING; exit status: the OR\n\
+                        of 1 new, 2 missing, 4 changed, 8 moved,\n\
+                        16 damaged, 32 unreadable; 64 usage errors\n\
+      --update=LIST     rewrite LIST to match the files (only files whose\n\
+                        size or mtime changed are read)\n\
+      --prune           with --update, drop missing and rename moved lines\n\
+      --against=NEW     with --audit=LIST, compare LIST with the list NEW\n\
+      --json            print JSON Lines, one object per file\n\
+\n\
 Inputs and speed:\n\
   -r, --recursive       hash the regular files under directory operands\n\
       --files-from=F    read the names from F, one per line (F - is stdin)\n\
