@@ -151,15 +151,23 @@ void fh_manifest_free(struct fh_manifest *m)
 	fh_manifest_init(m);
 }
 
-/* FNV-1a: names and digests are short; the tables need spread, not
- * strength (a list is the user's own). */
+/* A hash of N bytes, eight at a time: names and digests are short, and
+ * the tables need spread, not strength (a list is the user's own). */
 static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *s = p;
+	uint64_t w;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ull;
-	return h;
+	h ^= n * 0x9e3779b97f4a7c15ull;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 29;
 }
 
 static uint64_t name_hash(const char *name, size_t len)
@@ -167,7 +175,7 @@ static uint64_t name_hash(const char *name, size_t len)
 	size_t klen;
 	const char *key = fh_name_key(name, len, &klen);
 
-	return hash_bytes(key, klen, 0xcbf29ce484222325ull);
+	return hash_bytes(key, klen, 0);
 }
 
 static bool same_name(const struct fh_entry *e, const char *name, size_t len)
@@ -204,27 +212,39 @@ static char *store(struct fh_manifest *m, size_t n)
 	return p;
 }
 
+/* A table slot: an entry's index + 1 in the low half (0: empty), the top
+ * of its hash in the high half, so that a probe rarely reads an entry
+ * that is not the one sought. */
+static uint64_t slot_of(uint64_t h, size_t i)
+{
+	return (h & 0xffffffff00000000ull) | (uint64_t)(i + 1);
+}
+
 /* Puts entry index I into TABLE (SLOTS, a power of two) at hash H. */
-static void table_put(uint32_t *table, size_t slots, uint64_t h, size_t i)
+static void table_put(uint64_t *table, size_t slots, uint64_t h, size_t i)
 {
 	size_t s = (size_t)h & (slots - 1);
 
 	while (table[s])
 		s = (s + 1) & (slots - 1);
-	table[s] = (uint32_t)(i + 1);
+	table[s] = slot_of(h, i);
 }
 
 static bool grow_names(struct fh_manifest *m)
 {
 	size_t slots = m->name_slots ? 2 * m->name_slots : 1024;
-	uint32_t *t = calloc(slots, sizeof *t);
+	uint64_t *t = calloc(slots, sizeof *t);
 
 	if (!t)
 		return false;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fh_entry *e = &m->entries[i];
+	for (size_t i = 0; i < m->name_slots; i++) {
+		uint64_t v = m->by_name[i];
 
-		table_put(t, slots, name_hash(e->name, e->namelen), i);
+		if (!v)
+			continue;
+		const struct fh_entry *e = &m->entries[(uint32_t)v - 1];
+
+		table_put(t, slots, name_hash(e->name, e->namelen), (uint32_t)v - 1);
 	}
 	free(m->by_name);
 	m->by_name = t;
@@ -232,17 +252,28 @@ static bool grow_names(struct fh_manifest *m)
 	return true;
 }
 
-struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
-				  const char *name, size_t len)
+static struct fh_entry *find_hashed(const struct fh_manifest *m, uint64_t h,
+				    const char *name, size_t len)
 {
 	if (!m->name_slots)
 		return NULL;
-	size_t s = (size_t)name_hash(name, len) & (m->name_slots - 1);
+	size_t s = (size_t)h & (m->name_slots - 1);
 
-	for (uint32_t i; (i = m->by_name[s]) != 0; s = (s + 1) & (m->name_slots - 1))
-		if (same_name(&m->entries[i - 1], name, len))
-			return &m->entries[i - 1];
+	for (uint64_t v; (v = m->by_name[s]) != 0; s = (s + 1) & (m->name_slots - 1)) {
+		if ((v >> 32) != (h >> 32))
+			continue;
+		struct fh_entry *e = &m->entries[(uint32_t)v - 1];
+
+		if (same_name(e, name, len))
+			return e;
+	}
 	return NULL;
+}
+
+struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
+				  const char *name, size_t len)
+{
+	return find_hashed(m, name_hash(name, len), name, len);
 }
 
 enum fh_add_result fh_manifest_add(struct fh_manifest *m,
@@ -250,7 +281,9 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 				   const uint8_t *digest, const struct fh_meta *meta,
 				   int form, uint64_t line)
 {
-	if (fh_manifest_find(m, l->name, l->namelen))
+	uint64_t h = name_hash(l->name, l->namelen);
+
+	if (find_hashed(m, h, l->name, l->namelen))
 		return FH_ADD_DUPLICATE;
 	if (m->n >= FH_MANIFEST_MAX || l->namelen > UINT32_MAX ||
 	    l->outlen > UINT32_MAX)
@@ -288,7 +321,7 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 		e->meta = *meta;
 		e->flags |= FH_ENTRY_META;
 	}
-	table_put(m->by_name, m->name_slots, name_hash(p, l->namelen), m->n);
+	table_put(m->by_name, m->name_slots, h, m->n);
 	if (m->algo == -1) {
 		m->algo = l->algo->id;
 		m->outlen = l->outlen;
@@ -301,9 +334,9 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 
 static uint64_t digest_hash(int algo, const uint8_t *digest, size_t outlen)
 {
-	uint8_t a = (uint8_t)algo;
+	uint64_t a = (uint64_t)algo;
 
-	return hash_bytes(digest, outlen, hash_bytes(&a, 1, 0xcbf29ce484222325ull));
+	return hash_bytes(digest, outlen, a);
 }
 
 static bool missing(const struct fh_entry *e)
@@ -340,10 +373,13 @@ struct fh_entry *fh_manifest_pair(struct fh_manifest *m, int algo,
 {
 	if (!m->digest_slots)
 		return NULL;
-	size_t s = (size_t)digest_hash(algo, digest, outlen) & (m->digest_slots - 1);
+	uint64_t h = digest_hash(algo, digest, outlen);
+	size_t s = (size_t)h & (m->digest_slots - 1);
 
-	for (uint32_t i; (i = m->by_digest[s]) != 0; s = (s + 1) & (m->digest_slots - 1)) {
-		struct fh_entry *e = &m->entries[i - 1];
+	for (uint64_t v; (v = m->by_digest[s]) != 0; s = (s + 1) & (m->digest_slots - 1)) {
+		if ((v >> 32) != (h >> 32))
+			continue;
+		struct fh_entry *e = &m->entries[(uint32_t)v - 1];
 
 		if (!(e->flags & FH_ENTRY_PAIRED) && e->algo == algo &&
 		    e->outlen == outlen &&

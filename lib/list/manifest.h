@@ -2,8 +2,8 @@
  * --update and --against: its entries (name, algorithm, digest, the
  * metadata of a "#fhsum" comment line), found by name and, once the tree
  * has been seen, by the digest of the entries no file answered.  Pure
- * code: no I/O; it allocates, in large blocks, about 48 bytes per entry
- * beside the names and digests. */
+ * code: no I/O; it allocates, in large blocks, about 72 bytes per entry
+ * beside the names and digests (the entry and its two table slots). */
 #ifndef FH_MANIFEST_H
 #define FH_MANIFEST_H
 
@@ -73,9 +73,11 @@ struct fh_manifest_block;
 struct fh_manifest {
 	struct fh_entry *entries;
 	size_t n, cap;
-	uint32_t *by_name;      /* open addressing: entry index + 1, 0 empty */
+	/* Open addressing: entry index + 1 (0: empty), the top half of the
+	 * hash above it. */
+	uint64_t *by_name;
 	size_t name_slots;      /* a power of two, at least twice N */
-	uint32_t *by_digest;    /* the same, over unseen expected entries */
+	uint64_t *by_digest;    /* the same, over unseen expected entries */
 	size_t digest_slots;
 	struct fh_manifest_block *blocks; /* names and digests */
 	/* The one algorithm (and length) of all entries, for new files:
