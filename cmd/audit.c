@@ -246,6 +246,8 @@ static void load(struct auditor *a)
 		exit(STATUS_USAGE);
 	}
 	a->list_exists = true;
+	/* Lines of lists are rarely under 40 bytes. */
+	fh_manifest_expect(&a->m, (size_t)(a->list_st.st_size / 40));
 	int err = read_list(a, fd, a->list, add_entry);
 
 	close(fd);
@@ -324,12 +326,14 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 		    size_t len, const uint8_t *digest, enum fh_status st,
 		    const struct fh_meta *now, const struct fh_meta *shown)
 {
+	struct fh_meta listed;
+
 	if (a->update) {
 		if (st == FH_ST_DAMAGED) {
 			/* The list keeps the good digest. */
 		} else if (st == FH_ST_CHANGED ||
-			   (now && (!(e->flags & FH_ENTRY_META) ||
-				    !fh_meta_equal(now, &e->meta)))) {
+			   (now && (!fh_entry_meta(e, &listed) ||
+				    !fh_meta_equal(now, &listed)))) {
 			uint8_t *d = xmalloc(e->outlen);
 
 			memcpy(d, digest, e->outlen);
@@ -376,8 +380,10 @@ static bool next(void *ctx, struct fh_job *job)
 		r->e = e;
 		/* --update trusts a line without metadata, and one whose
 		 * metadata the file still has: not read. */
-		if (a->update && (!(e->flags & FH_ENTRY_META) ||
-				  (r->has_before && fh_meta_equal(&r->before, &e->meta)))) {
+		struct fh_meta listed;
+
+		if (a->update && (!fh_entry_meta(e, &listed) ||
+				  (r->has_before && fh_meta_equal(&r->before, &listed)))) {
 			r->kind = K_TRUSTED;
 			return true;
 		}
@@ -531,6 +537,8 @@ static void finish(struct auditor *a)
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
 
+		struct fh_meta listed;
+
 		if ((e->flags & (FH_ENTRY_EXPECTED | FH_ENTRY_SEEN | FH_ENTRY_PAIRED)) !=
 		    FH_ENTRY_EXPECTED || c->ignore_missing)
 			continue;
@@ -539,7 +547,7 @@ static void finish(struct auditor *a)
 		a->missing++;
 		report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
 		       fh_entry_digest(e), e->outlen,
-		       e->flags & FH_ENTRY_META ? &e->meta : NULL, 0, NULL, 0);
+		       fh_entry_meta(e, &listed) ? &listed : NULL, 0, NULL, 0);
 		if (a->update)
 			note_change(a, (struct change){ .e = e, .action = DROP });
 	}

@@ -7,8 +7,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "manifest.h"
+
+/* Allocations from this size on are aligned to 2 MiB and offered to the
+ * kernel for huge pages: a list of millions of entries is then read into
+ * a few hundred pages instead of a few hundred thousand, each of whose
+ * first touch and TLB misses cost (dearly under some hypervisors), and its
+ * tables' random probes stay within the TLB's reach. */
+#define BIG ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *big_alloc(size_t size)
+{
+	void *p;
+
+	if (size < BIG)
+		return malloc(size);
+	size = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	if (posix_memalign(&p, HUGE_PAGE, size) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, size, MADV_HUGEPAGE); /* a hint */
+#endif
+	return p;
+}
+
+static void *big_zalloc(size_t size)
+{
+	void *p = big_alloc(size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
 
 /* Names and digests are packed into blocks of at least this size. */
 #define BLOCK_MIN ((size_t)1 << 20)
@@ -135,6 +168,18 @@ void fh_manifest_init(struct fh_manifest *m)
 	m->algo = -1;
 }
 
+bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m)
+{
+	const char *q = e->name + e->namelen + 1 + e->outlen;
+
+	if (!(e->flags & FH_ENTRY_META))
+		return false;
+	memcpy(&m->size, q, sizeof m->size);
+	memcpy(&m->sec, q + 8, sizeof m->sec);
+	memcpy(&m->nsec, q + 16, sizeof m->nsec);
+	return true;
+}
+
 void fh_manifest_free(struct fh_manifest *m)
 {
 	struct fh_manifest_block *b = m->blocks;
@@ -151,23 +196,33 @@ void fh_manifest_free(struct fh_manifest *m)
 	fh_manifest_init(m);
 }
 
+/* Spreads every bit of X over all 64 (MurmurHash3's finaliser). */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ x >> 33;
+}
+
 /* A hash of N bytes, eight at a time: names and digests are short, and
- * the tables need spread, not strength (a list is the user's own). */
+ * the tables need spread, not strength (a list is the user's own).  Every
+ * word is mixed whole, so that names differing in one byte anywhere land
+ * far apart in the low bits the tables index by. */
 static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *s = p;
 	uint64_t w;
 
-	h ^= n * 0x9e3779b97f4a7c15ull;
+	h = mix(h ^ n);
 	for (; n >= 8; s += 8, n -= 8) {
 		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+		h = mix(h ^ w) + 0x9e3779b97f4a7c15ull;
 	}
 	w = 0;
 	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ h >> 29;
+	return mix(h ^ w);
 }
 
 static uint64_t name_hash(const char *name, size_t len)
@@ -198,7 +253,7 @@ static char *store(struct fh_manifest *m, size_t n)
 		 * of what is held is unused. */
 		if (m->n > 8192 && size < (m->n / 8) * 64)
 			size = (m->n / 8) * 64;
-		b = malloc(sizeof *b + size);
+		b = big_alloc(sizeof *b + size);
 		if (!b)
 			return NULL;
 		b->used = 0;
@@ -230,10 +285,9 @@ static void table_put(uint64_t *table, size_t slots, uint64_t h, size_t i)
 	table[s] = slot_of(h, i);
 }
 
-static bool grow_names(struct fh_manifest *m)
+static bool resize_names(struct fh_manifest *m, size_t slots)
 {
-	size_t slots = m->name_slots ? 2 * m->name_slots : 1024;
-	uint64_t *t = calloc(slots, sizeof *t);
+	uint64_t *t = big_zalloc(slots * sizeof *t);
 
 	if (!t)
 		return false;
@@ -250,6 +304,39 @@ static bool grow_names(struct fh_manifest *m)
 	m->by_name = t;
 	m->name_slots = slots;
 	return true;
+}
+
+/* Room for CAP entries. */
+static bool reserve(struct fh_manifest *m, size_t cap)
+{
+	struct fh_entry *e = big_alloc(cap * sizeof *e);
+
+	if (!e)
+		return false;
+	if (m->n)
+		memcpy(e, m->entries, m->n * sizeof *e);
+	free(m->entries);
+	m->entries = e;
+	m->cap = cap;
+	return true;
+}
+
+static bool grow_names(struct fh_manifest *m)
+{
+	return resize_names(m, m->name_slots ? 2 * m->name_slots : 1024);
+}
+
+void fh_manifest_expect(struct fh_manifest *m, size_t n)
+{
+	size_t slots = 1024;
+
+	while (slots < n + n / 2 && slots < ((size_t)1 << 33))
+		slots *= 2;
+	/* A hint: no room, no harm. */
+	if (slots > m->name_slots)
+		resize_names(m, slots);
+	if (n > m->cap)
+		reserve(m, n);
 }
 
 static struct fh_entry *find_hashed(const struct fh_manifest *m, uint64_t h,
@@ -288,24 +375,26 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 	if (m->n >= FH_MANIFEST_MAX || l->namelen > UINT32_MAX ||
 	    l->outlen > UINT32_MAX)
 		return FH_ADD_NOMEM;
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 1024;
-		struct fh_entry *e = realloc(m->entries, cap * sizeof *e);
-
-		if (!e)
-			return FH_ADD_NOMEM;
-		m->entries = e;
-		m->cap = cap;
-	}
-	if (2 * (m->n + 1) > m->name_slots && !grow_names(m))
+	if (m->n == m->cap && !reserve(m, m->cap ? 2 * m->cap : 1024))
 		return FH_ADD_NOMEM;
-	char *p = store(m, l->namelen + 1 + l->outlen);
+	/* At most 70% full: probes stay short. */
+	if (10 * (m->n + 1) > 7 * m->name_slots && !grow_names(m))
+		return FH_ADD_NOMEM;
+	size_t metalen = meta ? sizeof meta->size + sizeof meta->sec + sizeof meta->nsec : 0;
+	char *p = store(m, l->namelen + 1 + l->outlen + metalen);
 
 	if (!p)
 		return FH_ADD_NOMEM;
 	memcpy(p, l->name, l->namelen);
 	p[l->namelen] = '\0';
 	memcpy(p + l->namelen + 1, digest, l->outlen);
+	if (meta) {
+		char *q = p + l->namelen + 1 + l->outlen;
+
+		memcpy(q, &meta->size, sizeof meta->size);
+		memcpy(q + 8, &meta->sec, sizeof meta->sec);
+		memcpy(q + 16, &meta->nsec, sizeof meta->nsec);
+	}
 
 	struct fh_entry *e = &m->entries[m->n];
 
@@ -317,10 +406,8 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 		.algo = (uint8_t)l->algo->id,
 		.form = (uint16_t)form,
 	};
-	if (meta) {
-		e->meta = *meta;
+	if (meta)
 		e->flags |= FH_ENTRY_META;
-	}
 	table_put(m->by_name, m->name_slots, h, m->n);
 	if (m->algo == -1) {
 		m->algo = l->algo->id;
@@ -353,7 +440,7 @@ bool fh_manifest_index_missing(struct fh_manifest *m)
 	while (slots < 2 * count)
 		slots *= 2;
 	free(m->by_digest);
-	m->by_digest = calloc(slots, sizeof *m->by_digest);
+	m->by_digest = big_zalloc(slots * sizeof *m->by_digest);
 	if (!m->by_digest)
 		return false;
 	m->digest_slots = slots;
@@ -397,8 +484,10 @@ enum fh_status fh_classify(const struct fh_entry *e, const uint8_t *digest,
 {
 	if (memcmp(fh_entry_digest(e), digest, e->outlen) == 0)
 		return FH_ST_OK;
-	if ((e->flags & FH_ENTRY_META) && before && after &&
-	    fh_meta_equal(before, after) && fh_meta_equal(&e->meta, before))
+	struct fh_meta listed;
+
+	if (fh_entry_meta(e, &listed) && before && after &&
+	    fh_meta_equal(before, after) && fh_meta_equal(&listed, before))
 		return FH_ST_DAMAGED;
 	return FH_ST_CHANGED;
 }

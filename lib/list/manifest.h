@@ -2,8 +2,9 @@
  * --update and --against: its entries (name, algorithm, digest, the
  * metadata of a "#fhsum" comment line), found by name and, once the tree
  * has been seen, by the digest of the entries no file answered.  Pure
- * code: no I/O; it allocates, in large blocks, about 72 bytes per entry
- * beside the names and digests (the entry and its two table slots). */
+ * code: no I/O; it allocates about 48 bytes per entry (the entry and its
+ * table slots) beside its name, digest and metadata, packed in large
+ * blocks. */
 #ifndef FH_MANIFEST_H
 #define FH_MANIFEST_H
 
@@ -53,9 +54,10 @@ enum {
 };
 
 struct fh_entry {
-	const char *name;       /* as listed, unescaped; the digest follows its NUL */
+	/* As listed, unescaped; its NUL is followed by the digest and, with
+	 * FH_ENTRY_META, the metadata (fh_entry_meta). */
+	const char *name;
 	uint64_t line;          /* its checksum line's number in the list */
-	struct fh_meta meta;
 	uint32_t namelen;
 	uint32_t outlen;        /* digest bytes */
 	uint8_t algo;           /* enum fh_algo_id */
@@ -67,6 +69,9 @@ static inline const uint8_t *fh_entry_digest(const struct fh_entry *e)
 {
 	return (const uint8_t *)e->name + e->namelen + 1;
 }
+
+/* E's metadata into *M; false (M untouched) when its line had none. */
+bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m);
 
 struct fh_manifest_block;
 
@@ -90,6 +95,9 @@ struct fh_manifest {
 #define FH_MANIFEST_MAX ((size_t)UINT32_MAX - 1)
 
 void fh_manifest_init(struct fh_manifest *m);
+/* Sizes the name table for about N entries, so that loading a list of
+ * known size does not rehash (an optional hint). */
+void fh_manifest_expect(struct fh_manifest *m, size_t n);
 void fh_manifest_free(struct fh_manifest *m);
 
 enum fh_add_result {
