@@ -128,11 +128,13 @@ static void grow(void **p, size_t *cap, size_t n, size_t size)
 	*cap = c;
 }
 
-static bool meta_of(const char *path, struct fh_meta *m)
+/* PATH's metadata; through OPS's walk (NULL: by path). */
+static bool meta_of(const struct operands *ops, const char *path, struct fh_meta *m)
 {
 	struct stat st;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if ((ops ? fh_operands_stat(ops, path, &st) : stat(path, &st)) != 0 ||
+	    !S_ISREG(st.st_mode))
 		return false;
 	m->size = (uint64_t)st.st_size;
 	m->sec = (int64_t)st.st_mtim.tv_sec;
@@ -372,7 +374,7 @@ static bool next(void *ctx, struct fh_job *job)
 		memcpy(r->path, path, len + 1);
 		return true;
 	}
-	r->has_before = meta_of(path, &r->before);
+	r->has_before = meta_of(a->ops, path, &r->before);
 	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
 
 	if (e) {
@@ -423,7 +425,7 @@ static void done(void *ctx, struct fh_job *job)
 			       NULL, 0);
 		} else {
 			struct fh_meta after, *now = NULL, *shown = NULL;
-			bool has_after = meta_of(job->path, &after);
+			bool has_after = meta_of(NULL, job->path, &after);
 			bool stable = r->has_before && has_after &&
 				      fh_meta_equal(&r->before, &after);
 

@@ -32,11 +32,13 @@ struct before {
 	bool known;
 };
 
-static bool meta_now(const char *path, struct fh_meta *m)
+/* PATH's metadata; through OPS's walk (NULL: by path). */
+static bool meta_now(const struct operands *ops, const char *path, struct fh_meta *m)
 {
 	struct stat st;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if ((ops ? fh_operands_stat(ops, path, &st) : stat(path, &st)) != 0 ||
+	    !S_ISREG(st.st_mode))
 		return false;
 	m->size = (uint64_t)st.st_size;
 	m->sec = (int64_t)st.st_mtim.tv_sec;
@@ -113,13 +115,13 @@ static bool next(void *ctx, struct fh_job *job)
 			fh_error(ENOMEM, "%s", fh_quotef(path, strlen(path)));
 			exit(EXIT_FAILURE);
 		}
-		b->known = meta_now(path, &b->meta);
+		b->known = meta_now(g->ops, path, &b->meta);
 		job->user = b;
 	}
 	if (fh_progress_enabled()) {
 		struct stat st;
 
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (fh_operands_stat(g->ops, path, &st) == 0 && S_ISREG(st.st_mode)) {
 			job->size_hint = (uint64_t)st.st_size;
 			job->sized = true;
 		}
@@ -149,7 +151,7 @@ static void done(void *ctx, struct fh_job *job)
 	if (b && !job->err) {
 		/* The metadata is the file's only if it did not change while
 		 * it was read. */
-		stable = b->known && meta_now(job->path, &after) &&
+		stable = b->known && meta_now(NULL, job->path, &after) &&
 			 fh_meta_equal(&b->meta, &after);
 		if (b->known && !stable) {
 			fh_progress_clear();

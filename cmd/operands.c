@@ -4,11 +4,13 @@
  * are yielded. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "operands.h"
 
@@ -20,6 +22,7 @@ struct entry {
 struct walk_level {
 	struct walk_level *up;
 	char *dir;              /* this directory's path */
+	int fd;                 /* open on it for fstatat, or -1 */
 	struct entry *entries;
 	size_t n, next;
 };
@@ -35,6 +38,10 @@ static void pop(struct operands *o)
 	struct walk_level *l = o->walk;
 
 	o->walk = l->up;
+	if (o->last == l)
+		o->last = NULL;
+	if (l->fd >= 0)
+		close(l->fd);
 	for (size_t i = 0; i < l->n; i++)
 		free(l->entries[i].name);
 	free(l->entries);
@@ -55,8 +62,13 @@ static int push(struct operands *o, const char *dir)
 		free(l);
 		return ENOMEM;
 	}
+	/* Kept open (when a descriptor is to be had) so that a stat of an
+	 * entry looks up one name, not the whole path. */
+	l->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (!(d = opendir(dir))) {
 		err = errno;
+		if (l->fd >= 0)
+			close(l->fd);
 		free(l->dir);
 		free(l);
 		return err;
@@ -196,9 +208,12 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 		}
 		if (type == DT_REG) {
 			*path = p;
+			o->last = l;
+			o->last_name = e->name;
 			return true;
 		}
 	}
+	o->last = NULL;
 
 	const char *name = next_name(o, err);
 	struct stat st;
@@ -220,6 +235,13 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 			return fh_operands_next(o, path, err);
 	}
 	return true;
+}
+
+int fh_operands_stat(const struct operands *o, const char *path, struct stat *st)
+{
+	if (o->last && o->last->fd >= 0)
+		return fstatat(o->last->fd, o->last_name, st, 0);
+	return stat(path, st);
 }
 
 void fh_operands_free(struct operands *o)

@@ -23,6 +23,8 @@ struct operands {
 	bool recursive;
 	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
 	struct walk_level *walk; /* the directory being walked, innermost */
+	struct walk_level *last; /* where the last name came from, or NULL */
+	const char *last_name;   /* its name there */
 	char *path;             /* the last path built by the walk */
 	size_t path_cap;
 };
@@ -31,6 +33,12 @@ struct operands {
  * and *ERR (0, or an errno value: then PATH could not be walked or read,
  * and the caller reports it); false at the end. */
 bool fh_operands_next(struct operands *o, const char **path, int *err);
+
+/* stat(2) of PATH, the name fh_operands_next gave last: through its
+ * directory's descriptor when the walk gave it, so that the kernel looks
+ * up one name rather than the whole path. */
+struct stat;
+int fh_operands_stat(const struct operands *o, const char *path, struct stat *st);
 
 /* Frees what O holds (it stays usable as an empty stream). */
 void fh_operands_free(struct operands *o);
