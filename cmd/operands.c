@@ -100,7 +100,8 @@ static int push(struct operands *o, const char *dir)
 		pop(o);
 		return err;
 	}
-	qsort(l->entries, l->n, sizeof *l->entries, by_name);
+	if (l->n > 1)
+		qsort(l->entries, l->n, sizeof *l->entries, by_name);
 	return 0;
 }
 
