@@ -29,6 +29,12 @@ _fhsum_options='
 -  --status         -
 -  --strict         -
 -w --warn           -
+-  --meta           -
+-  --audit          file
+-  --update         file
+-  --prune          -
+-  --against        file
+-  --json           -
 -r --recursive      -
 -  --files-from     file
 -  --files0-from    file
