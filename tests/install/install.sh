@@ -6,12 +6,18 @@
 # with LD_LIBRARY_PATH) and with the static one (pkg-config --static,
 # cc -static), as -Ddefault_library built them.  The digests they print
 # must be those of tests/vectors.  With -Dlinks=true the sha3-*sum links
-# must be installed and hash as their names say; without, absent.
+# must be installed and hash as their names say; without, absent.  With
+# -Dcompletions=true the bash, zsh and fish completion files must be where
+# those shells look (bash: bash-completion's completionsdir under this
+# prefix when pkg-config knows bash-completion), the same as the source's,
+# named after the links too for bash and fish with -Dlinks=true, and the
+# installed bash file must pass tests/completion/bash.sh; without, absent.
 #
 # Run by meson test (tests/install/meson.build), which passes the build's
 # layout in the environment: MESON, BUILD, SRC, CC (the C compiler, words
-# split), PREFIX, LIBDIR, INCLUDEDIR, MANDIR, BINDIR, DEFAULT_LIBRARY,
-# LINKS.  Exit 0 pass, 1 fail, 77 skip (no pkg-config, no C compiler).
+# split), PREFIX, LIBDIR, INCLUDEDIR, MANDIR, BINDIR, DATADIR,
+# DEFAULT_LIBRARY, LINKS, COMPLETIONS.  Exit 0 pass, 1 fail, 77 skip (no
+# pkg-config, no C compiler).
 set -euo pipefail
 export LC_ALL=C
 unset LD_LIBRARY_PATH
@@ -26,7 +32,19 @@ command -v "${cc[0]}" >/dev/null || skip "C compiler ${cc[0]} not found"
 
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PREFIX/$1" ;; esac; }
 libdir=$(abs "$LIBDIR") includedir=$(abs "$INCLUDEDIR")
-mandir=$(abs "$MANDIR") bindir=$(abs "$BINDIR")
+mandir=$(abs "$MANDIR") bindir=$(abs "$BINDIR") datadir=$(abs "$DATADIR")
+
+# Where each shell looks for completions; bash-completion's directory as
+# its .pc builds it from a datadir that is this prefix's, as long as that
+# stays under the prefix (cmd/completion/meson.build).
+bashcompdir=$datadir/bash-completion/completions
+if dir=$(pkg-config --define-variable=datadir="$datadir" \
+	--variable=completionsdir bash-completion 2>/dev/null) &&
+	[ -n "$dir" ] && [[ $dir == "$PREFIX"/* ]]; then
+	bashcompdir=$dir
+fi
+zshcompdir=$datadir/zsh/site-functions
+fishcompdir=$datadir/fish/vendor_completions.d
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -45,6 +63,32 @@ want=("$includedir/fhsum.h" "$libdir/pkgconfig/fhsum.pc"
 for f in "${want[@]}"; do
 	[ -e "$root$f" ] || fail "not installed: $f"
 done
+((failures == 0)) || { find "$root" | sed "s|^$root||"; exit 1; }
+
+# The completion files, as the shells find them by the command's name.
+completions=("$bashcompdir/fhsum=cmd/completion/fhsum.bash"
+	"$zshcompdir/_fhsum=cmd/completion/_fhsum"
+	"$fishcompdir/fhsum.fish=cmd/completion/fhsum.fish")
+for a in sha3-224 sha3-256 sha3-384 sha3-512; do
+	completions+=("$bashcompdir/${a}sum=fhsum" "$fishcompdir/${a}sum.fish=fhsum.fish")
+done
+for c in "${completions[@]}"; do
+	f=$root${c%%=*} from=${c#*=}
+	if [ "$COMPLETIONS" != true ] || { [[ $from != */* ]] && [ "$LINKS" != true ]; }; then
+		[ ! -e "$f" ] && [ ! -L "$f" ] || fail "installed: ${c%%=*}"
+	elif [[ $from == */* ]]; then
+		cmp -s "$f" "$SRC/$from" || fail "not installed as $from: ${c%%=*}"
+	else
+		[ -L "$f" ] && [ "$(readlink "$f")" = "$from" ] ||
+			fail "not a link to $from: ${c%%=*}"
+	fi
+done
+if [ "$COMPLETIONS" = true ] && ((failures == 0)); then
+	LD_LIBRARY_PATH=$root$libdir bash "$SRC/tests/completion/bash.sh" "$root$bindir/fhsum" \
+		"$root$bashcompdir/fhsum" "$root$zshcompdir/_fhsum" "$root$fishcompdir/fhsum.fish" ||
+		fail "tests/completion/bash.sh on the installed files"
+	echo "completions: in $bashcompdir, $zshcompdir, $fishcompdir"
+fi
 ((failures == 0)) || { find "$root" | sed "s|^$root||"; exit 1; }
 
 # pkg-config sees only this tree, with its paths under the DESTDIR.

@@ -1,0 +1,59 @@
+# complete.zsh DIR LINE...: completes each LINE in an interactive zsh
+# (zsh -f -i under zpty, compinit run with DIR first in fpath) and prints
+# "== LINE" then the candidates, one a line.  Before them, "comps" and the
+# completion function compinit gave each of fhsum and its links, and
+# "loaded" once _fhsum's file loads (autoload +X).  Candidates are the
+# words the completion functions hand compadd that match the line,
+# caught by a compadd wrapped in the shell under test.  Run by zsh.sh.
+# Exit 1 when the shell under test stops answering, 77 with no zpty.
+zmodload zsh/zpty 2>/dev/null || { print "SKIP: no zsh/zpty module"; exit 77; }
+zmodload zsh/zselect || exit 1
+dir=$1
+shift
+out=$(mktemp) || exit 1
+trap 'rm -f $out; zpty -d z 2>/dev/null' EXIT
+
+zpty z 'TERM=vt100 zsh -f -i' || exit 1
+zpty -w z "PS1='' PS2='' fpath=(${(q)dir} \$fpath)"
+zpty -w z 'autoload -U compinit && compinit -u -D'
+zpty -w z "compadd() {
+  local -a m
+  (( \${@[(I)-[OAD]*]} )) && { builtin compadd \"\$@\"; return; }
+  builtin compadd -O m \"\$@\"
+  (( \$#m )) && print -rl -- \$m >>${(q)out}
+  builtin compadd \"\$@\"
+}"
+# A listing too long for LISTMAX would ask before it shows, and take the
+# next key for its answer.
+zpty -w z "bindkey '^I' complete-word; LISTMAX=100000"
+
+# Waits for the shell under test to print "N+1000 done" (only its output
+# holds that: the line it echoes says N + 1000), which it does once it
+# has handled all the input before it: 10 s at most.
+n=0
+settle() {
+  local line t=0
+  (( n++ ))
+  zpty -w z "print \$(( $n + 1000 )) done"
+  while (( t < 1000 )); do
+    if zpty -r -t z line; then
+      [[ $line == *"$(( n + 1000 )) done"* ]] && return 0
+    else
+      zselect -t 1
+      (( t++ ))
+    fi
+  done
+  print "FAIL: the zsh under test stopped answering"
+  exit 1
+}
+
+zpty -w z "print -r -- comps \$_comps[fhsum] \$_comps[sha3-224sum] \$_comps[sha3-256sum] \$_comps[sha3-384sum] \$_comps[sha3-512sum] >>${(q)out}"
+zpty -w z "autoload +X _fhsum && (( \$+functions[_fhsum] )) && print loaded >>${(q)out}"
+settle
+for line; do
+  print -r -- "== $line" >>$out
+  zpty -w -n z "$line"$'\t'
+  zpty -w -n z $'\C-e\C-u' # the line's end, then kill it
+  settle
+done
+cat $out
