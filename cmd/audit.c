@@ -747,17 +747,40 @@ static int rewrite(struct auditor *a, int in, struct writer *w)
 	return w->err;
 }
 
+/* Gives the anonymous file FD (Linux's O_TMPFILE) the name TMP, through
+ * /proc: 0 or an errno value. */
+static int name_anonymous(int fd, const char *tmp)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+}
+
+/* Writes the new list beside LIST and renames it over LIST, so that LIST is
+ * always the old list or the new one.  Where the system has anonymous
+ * files (O_TMPFILE) the new list has no name until it is whole and on the
+ * disk, and a run killed while writing leaves nothing behind; elsewhere a
+ * kill can leave the temporary file .LIST.fhsum-XXXXXX.  Returns 0 or 64. */
 static int write_list(struct auditor *a)
 {
 	const char *list = a->list;
 	const char *slash = strrchr(list, '/');
 	size_t dirlen = slash ? (size_t)(slash - list) + 1 : 0;
 	char *tmp = xmalloc(strlen(list) + 32);
+	char *dir = xmalloc(dirlen + 2);
 	int in = -1, err = 0;
+	bool anonymous = false, named = false;
 	struct writer *w = xmalloc(sizeof *w);
+	mode_t mode;
 
+	memcpy(dir, dirlen ? list : ".", dirlen ? dirlen : 1);
+	dir[dirlen ? dirlen : 1] = '\0';
 	memcpy(tmp, list, dirlen);
 	sprintf(tmp + dirlen, ".%s.fhsum-XXXXXX", list + dirlen);
+	w->used = 0;
+	w->err = 0;
+	w->fd = -1;
 	if (a->list_exists) {
 		struct stat st;
 
@@ -771,66 +794,77 @@ static int write_list(struct auditor *a)
 		    st.st_mtim.tv_nsec != a->list_st.st_mtim.tv_nsec) {
 			fh_error(0, "%s: changed while being updated; not written",
 				 fh_quotef(list, strlen(list)));
-			free(tmp);
-			free(w);
-			close(in);
-			return STATUS_USAGE;
+			err = -1;
+			goto out;
 		}
-	}
-	w->fd = mkstemp(tmp);
-	w->used = 0;
-	w->err = 0;
-	if (w->fd < 0) {
-		err = errno;
-		goto out;
-	}
-	mode_t mode;
-
-	if (a->list_exists) {
 		mode = a->list_st.st_mode & 07777;
 	} else {
+		/* No old list: an empty one, with the mode a new file gets. */
+		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		mode = umask(0);
 		umask(mode);
 		mode = 0666 & ~mode;
 	}
-	if (fchmod(w->fd, mode) != 0 && !err)
-		err = errno;
-	if (!err) {
-		if (in >= 0) {
-			err = rewrite(a, in, w);
-		} else {
-			/* No old list: an empty one. */
-			err = rewrite(a, open("/dev/null", O_RDONLY | O_CLOEXEC), w);
-		}
+#ifdef O_TMPFILE
+	w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	anonymous = w->fd >= 0;
+#endif
+	if (!anonymous) {
+		w->fd = mkstemp(tmp);
+		named = w->fd >= 0;
 	}
+	if (w->fd < 0 || in < 0) {
+		err = errno;
+		goto out;
+	}
+	if (fchmod(w->fd, mode) != 0)
+		err = errno;
+	if (!err)
+		err = rewrite(a, in, w);
 	if (!err && fsync(w->fd) != 0)
 		err = errno;
+	if (!err && anonymous) {
+		/* A name of its own, then the rename: a kill between the two
+		 * is the one moment a temporary file can be left. */
+		char *x = tmp + strlen(tmp) - 6;
+
+		for (unsigned i = 0; i < 100 && !named && !err; i++) {
+			snprintf(x, 7, "%06x", (unsigned)((getpid() * 2654435761u + i * 40503u) & 0xffffff));
+			err = name_anonymous(w->fd, tmp);
+			if (err == EEXIST)
+				err = 0;
+			else if (!err)
+				named = true;
+		}
+		if (!named && !err)
+			err = EEXIST;
+	}
 	if (close(w->fd) != 0 && !err)
 		err = errno;
+	w->fd = -1;
 	if (!err && rename(tmp, list) != 0)
 		err = errno;
-	if (err) {
-		unlink(tmp);
-	} else {
-		/* The rename itself reaches the disk with its directory. */
-		char *dir = xmalloc(dirlen + 2);
-		int dfd;
+	if (!err) {
+		named = false;
+		/* The rename reaches the disk with its directory. */
+		int dfd = open(dir, O_RDONLY | O_CLOEXEC);
 
-		memcpy(dir, dirlen ? list : ".", dirlen ? dirlen : 1);
-		dir[dirlen ? dirlen : 1] = '\0';
-		dfd = open(dir, O_RDONLY | O_CLOEXEC);
 		if (dfd >= 0) {
 			fsync(dfd);
 			close(dfd);
 		}
-		free(dir);
 	}
 out:
+	if (named)
+		unlink(tmp);
+	if (w->fd >= 0)
+		close(w->fd);
 	if (in >= 0)
 		close(in);
-	if (err)
+	if (err > 0)
 		fh_error(err, "%s", fh_quotef(list, strlen(list)));
 	free(tmp);
+	free(dir);
 	free(w);
 	return err ? STATUS_USAGE : 0;
 }
