@@ -128,13 +128,19 @@ static void grow(void **p, size_t *cap, size_t n, size_t size)
 	*cap = c;
 }
 
-/* PATH's metadata; through OPS's walk (NULL: by path). */
-static bool meta_of(const struct operands *ops, const char *path, struct fh_meta *m)
+/* PATH's metadata; through OPS's walk (NULL: by path).  *ERR (when not
+ * NULL) gets stat's errno when it fails. */
+static bool meta_of(const struct operands *ops, const char *path, struct fh_meta *m,
+		    int *err)
 {
 	struct stat st;
 
-	if ((ops ? fh_operands_stat(ops, path, &st) : stat(path, &st)) != 0 ||
-	    !S_ISREG(st.st_mode))
+	if ((ops ? fh_operands_stat(ops, path, &st) : stat(path, &st)) != 0) {
+		if (err)
+			*err = errno;
+		return false;
+	}
+	if (!S_ISREG(st.st_mode))
 		return false;
 	m->size = (uint64_t)st.st_size;
 	m->sec = (int64_t)st.st_mtim.tv_sec;
@@ -223,11 +229,13 @@ static void add_entry(struct auditor *a, struct fh_list_line *l,
 		a->any_meta |= meta != NULL;
 		break;
 	case FH_ADD_DUPLICATE:
+		/* The first line of a name counts; a later one is improper. */
 		a->bad_lines++;
 		if (a->c->warn)
-			fh_error(0, "%s: %" PRIu64 ": %s is listed already",
+			fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
+				    "checksum line",
 				 fh_quotef(a->list, strlen(a->list)), lineno,
-				 fh_quote(l->name));
+				 a->c->label ? a->c->label : "", a->c->label ? " " : "");
 		break;
 	case FH_ADD_NOMEM:
 		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
@@ -374,8 +382,16 @@ static bool next(void *ctx, struct fh_job *job)
 		memcpy(r->path, path, len + 1);
 		return true;
 	}
-	r->has_before = meta_of(a->ops, path, &r->before);
+	int stat_err = 0;
+
+	r->has_before = meta_of(a->ops, path, &r->before, &stat_err);
 	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
+
+	/* A listed name that is not there is missing, not unreadable. */
+	if (e && stat_err == ENOENT && !(e->flags & FH_ENTRY_SEEN)) {
+		r->kind = K_TRUSTED;
+		return true;
+	}
 
 	if (e) {
 		e->flags |= FH_ENTRY_SEEN;
@@ -425,7 +441,7 @@ static void done(void *ctx, struct fh_job *job)
 			       NULL, 0);
 		} else {
 			struct fh_meta after, *now = NULL, *shown = NULL;
-			bool has_after = meta_of(NULL, job->path, &after);
+			bool has_after = meta_of(NULL, job->path, &after, NULL);
 			bool stable = r->has_before && has_after &&
 				      fh_meta_equal(&r->before, &after);
 
