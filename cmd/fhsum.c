@@ -105,9 +105,10 @@ static void usage_error(const char *msg, const char *arg)
 	fh_usage(fh_usage_status);
 }
 
-/* Whether ARGV asks for --audit or --update (in full or abbreviated, as
- * getopt_long takes them) before any "--": then usage errors exit 64,
- * whichever option they come from. */
+/* Whether ARGV asks for --audit or --update, or gives an option of theirs
+ * (--against, --prune), in full or abbreviated as getopt_long takes them,
+ * before any "--": then usage errors exit 64, whichever option they come
+ * from. */
 static bool audit_run(int argc, char **argv, const struct option *opts)
 {
 	for (int i = 1; i < argc; i++) {
@@ -132,7 +133,8 @@ static bool audit_run(int argc, char **argv, const struct option *opts)
 			hit = p;
 			hits++;
 		}
-		if (hits == 1 && (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE))
+		if (hits == 1 && (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE ||
+				  hit->val == OPT_AGAINST || hit->val == OPT_PRUNE))
 			return true;
 	}
 	return false;
