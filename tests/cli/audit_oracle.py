@@ -179,7 +179,7 @@ def format_line(name, hexd, algo, tagged, star, b64, meta):
 def main(argv):
     o = {"r": False, "a": None, "files_from": None, "quiet": False, "status": False, "w": False,
          "strict": False, "ignore_missing": False, "against": None, "update": False,
-         "prune": False, "meta": False, "tag": False, "b": False, "base64": False, "new_list": None}
+         "prune": False, "meta": False, "json": False, "tag": False, "b": False, "base64": False, "new_list": None}
     args = []
     while argv:
         a = argv.pop(0)
@@ -264,33 +264,36 @@ def main(argv):
     present_keys = {key(p[0]) for p in present}
     missing = [e for e in expected if key(e.name) not in present_keys]
 
-    report, new, moved, counts = [], [], set(), dict.fromkeys(
+    report, new, moved, newdet, counts = [], [], set(), {}, dict.fromkeys(
         ["bad", "unread", "changed", "damaged", "moved", "new", "missing"], 0)
     counts["bad"] = len(bad)
     replaced = {}  # entry line number -> new line bytes (or b"" to drop)
     for name, e, d, m, error, algo in present:
+        algo = e.algo if e else algo
+        det = {"algorithm": algo, "digest": d, "size": m[0] if m else None, "error": error}
         if e is None:
             if error is None:
                 new.append((name, d, m, algo))
+                newdet[name] = det
             else:
                 err.append("PROG: %s: %s" % (quote(name), error))
-                report.append((name, "FAILED open or read"))
+                report.append((name, "FAILED open or read", None, det))
                 counts["unread"] += 1
             continue
         if error is not None:
             err.append("PROG: %s: %s" % (quote(name), error))
-            report.append((name, "FAILED open or read"))
+            report.append((name, "FAILED open or read", None, det))
             counts["unread"] += 1
         elif d is None or (d == e.digest and e.meta == m):
-            report.append((name, "OK"))
+            report.append((name, "OK", None, det))
         elif d == e.digest:  # --update: metadata refreshed, no report
-            report.append((name, "OK"))
+            report.append((name, "OK", None, det))
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64, m)
         elif e.meta and e.meta == m:
-            report.append((name, "DAMAGED"))
+            report.append((name, "DAMAGED", None, det))
             counts["damaged"] += 1
         else:
-            report.append((name, "CHANGED"))
+            report.append((name, "CHANGED", None, det))
             counts["changed"] += 1
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64,
                                          m if e.meta else None)
@@ -301,12 +304,12 @@ def main(argv):
         if old is not None and not (o["update"] and not o["prune"]):
             paired.add(old.no)
             moved.add(name)
-            report.append((name, "MOVED", old.name))
+            report.append((name, "MOVED", old.name, newdet[name]))
             counts["moved"] += 1
             replaced[old.no] = format_line(name, old.digest, old.algo, old.tagged, old.star,
                                            old.b64, m if old.meta else None)
         else:
-            report.append((name, "NEW"))
+            report.append((name, "NEW", None, newdet[name]))
             counts["new"] += 1
     for e in missing:
         if e.no not in paired:
@@ -314,12 +317,16 @@ def main(argv):
             if o["update"] and o["prune"]:
                 replaced[e.no] = b""
             if not o["ignore_missing"] and (o["prune"] or not o["update"]):
-                report.append((e.name, "MISSING"))
+                report.append((e.name, "MISSING", None, {
+                    "algorithm": e.algo, "digest": e.digest, "size": e.meta[0] if e.meta else None}))
 
     for r in report:
         if o["status"] or (o["quiet"] and r[1] == "OK") or (o["update"] and r[1] == "OK"):
             continue
-        names = [r[0]] + list(r[2:])
+        if o["json"]:
+            out.write(json_line(r[0], r[1], r[2], r[3]))
+            continue
+        names = [r[0]] + ([r[2]] if r[2] is not None else [])
         esc = any(escape(n)[0] for n in names)
         en = [escape(n)[1] if esc else n for n in names]
         line = en[0] + b": " + r[1].encode() + (b" from " + en[1] if len(en) > 1 else b"")
@@ -367,6 +374,32 @@ def write_new_list(o, entries, lines, replaced, new, new_algo):
         res += a
     with open(o["new_list"], "wb") as f:
         f.write(res)
+
+
+def json_line(name, status, old, det):
+    """The object --json prints for a report line, keys in the SPEC's order
+    (name, algorithm, digest, size, status, from, error); a name that is
+    not UTF-8 as name_base64 (from_base64 for OLD)."""
+    import json
+    obj = {}
+
+    def put(k, v):
+        try:
+            obj[k] = v.decode("utf-8")
+        except UnicodeDecodeError:
+            obj[k + "_base64"] = base64.b64encode(v).decode()
+    put("name", name)
+    obj["algorithm"] = det["algorithm"]
+    if det.get("digest"):
+        obj["digest"] = det["digest"]
+    if det.get("size") is not None:
+        obj["size"] = det["size"]
+    obj["status"] = "MOVED" if status == "MOVED" else status
+    if old is not None:
+        put("from", old)
+    if det.get("error"):
+        obj["error"] = det["error"]
+    return (json.dumps(obj, ensure_ascii=False) + "\n").encode()
 
 
 def die(name, msg):
