@@ -275,6 +275,50 @@ basic_changes() {
 	[ "$(cat got.rc)" = 32 ] || fail "exit $(cat got.rc), want 32"
 }
 
+@test "audit: a listed file named by an operand that no longer exists is MISSING (2), not FAILED" {
+	# SPEC: the entries a run expects are "those named by an operand, or
+	# under a directory operand"; "only those can be MISSING".
+	mkdir t
+	mkf t/a 10; mkf t/b 20
+	oracle --gen -a md5 t/a t/b >L
+	rm t/b
+	audit_same "named, gone" L t/a t/b
+	[ "$(cat got.rc)" = 2 ] || fail "exit $(cat got.rc), want 2"
+}
+
+@test "--update: the new list is written to a temporary file in LIST's directory, fsync'd, then renamed over LIST" {
+	command -v strace >/dev/null || skip "strace not installed"
+	[ -z "${FHSUM_WRAPPER-}" ] || skip "traces the native binary"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	mkdir t sub
+	mkf t/a 10
+	oracle --gen -a md5 t/a >sub/L
+	mkf t/b 20
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace=open,openat,write,fsync,fdatasync,rename,renameat,renameat2 \
+		-e signal=none -o trace "$FHSUM" --update=sub/L -r t >/dev/null 2>&1 || :
+	python3 - <<'PY' || fail "trace:" "$(grep -v -e /lib -e /etc -e /proc -e /sys trace)"
+import re, sys
+fds, synced, ok = {}, set(), False
+for line in open("trace"):
+    m = re.search(r'open(?:at)?\((?:AT_FDCWD, )?"([^"]*)".* = (\d+)$', line)
+    if m:
+        fds[m.group(2)] = m.group(1)
+    m = re.search(r'f(?:data)?sync\((\d+)\) += 0', line)
+    if m and m.group(1) in fds:
+        synced.add(fds[m.group(1)])
+    m = re.search(r'rename(?:at2?)?\((?:[^,]*, )?"([^"]*)", (?:[^,]*, )?"([^"]*)"', line)
+    if m:
+        src, dst = m.group(1), m.group(2)
+        assert dst in ("sub/L",) or dst.endswith("/L"), "renamed onto %s" % dst
+        assert src.startswith("sub/") or "/" not in src, "temporary file %s not beside LIST" % src
+        assert src in synced, "%s renamed over LIST before an fsync" % src
+        ok = True
+assert ok, "no rename over LIST"
+PY
+	grep -q t/b sub/L || fail "LIST not updated"
+}
+
 @test "audit: --quiet, --status, -w, --strict, --ignore-missing, and lines listed twice" {
 	basic_tree
 	basic_changes

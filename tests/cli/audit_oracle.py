@@ -259,6 +259,10 @@ def main(argv):
                 unchanged = o["update"] and e and (e.meta is None or e.meta == m)
                 d = None if unchanged else digest(e.algo if e else new_algo, name)
                 present.append((name, e, d, m, None, new_algo))
+            except FileNotFoundError:
+                if e is None:  # not listed: an error, as in generation
+                    present.append((name, e, None, None, "No such file or directory", new_algo))
+                # listed and named by an operand: expected, so MISSING
             except OSError as ex:
                 present.append((name, e, None, None, ex.strerror, new_algo))
     present_keys = {key(p[0]) for p in present}
