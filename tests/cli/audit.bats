@@ -334,10 +334,10 @@ PY
 		printf '%s  t/deep/er/y\n' 00000000000000000000000000000000
 		cat L
 	} >L2
-	local o
+	local o bad=0
 	for o in "" --quiet --status -w --strict --ignore-missing "--quiet --strict -w --ignore-missing" "-w -a md5"; do
 		# shellcheck disable=SC2086
-		audit_same "options '$o'" L2 $o -r t
+		audit_same "options '$o'" L2 $o -r t || bad=1
 	done
 	capture got fhsum --audit=L2 --ignore-missing -r t
 	grep -q 'MISSING' got.out && fail "--ignore-missing printed MISSING"
@@ -346,6 +346,7 @@ PY
 	[ $(($(cat got.rc) & 32)) = 32 ] || fail "--strict with bad lines: exit $(cat got.rc), no bit 32"
 	capture got fhsum --audit=L2 -r t/same
 	[ "$(cat got.rc)" = 0 ] || fail "bad lines without --strict: exit $(cat got.rc), want 0"
+	return $bad
 }
 
 @test "audit: only entries under the operands are expected; with --files-from every entry" {

@@ -188,6 +188,8 @@ def main(argv):
         elif a.startswith("--") and "=" in a:
             k, v = a[2:].split("=", 1)
             o[k.replace("-", "_")] = v
+        elif a in ("--quiet", "--status", "-w", "--warn"):  # the last wins, as GNU's
+            o.update(quiet=a == "--quiet", status=a == "--status", w=a in ("-w", "--warn"))
         elif a.startswith("-") and len(a) > 1:
             o[a.lstrip("-").replace("-", "_")] = True
         else:
