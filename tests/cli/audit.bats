@@ -531,6 +531,18 @@ EOF
 	mkf t/b 20
 	update_same "format of a tagged base64 list" L -r t
 	grep -q '^SHA3-256 (t/b) = .*=$' L || fail "added line not tagged base64:" "$(cat L)"
+	# Replaced and renamed lines keep their format too: tagged, binary,
+	# escaped, with metadata.
+	rm -rf t L && mkdir t
+	mkf t/a 10; mkf t/b 20; mkf 't/c\d' 30; mkf t/e 40
+	{ oracle --gen -a md5 --meta --tag t/a 't/c\d'; oracle --gen -a md5 --meta -b t/b t/e; } >L
+	echo more >>t/a
+	mv 't/c\d' $'t/c\nd'
+	echo more >>t/b
+	mv t/e t/f
+	update_same "replaced and renamed lines keep their format" L --prune -r t
+	grep -q '^MD5 (t/a) = ' L && grep -q '^\\MD5 (t/c\\nd) = ' L && grep -q ' \*t/b$' L &&
+		grep -q ' \*t/f$' L || fail "formats not kept:" "$(cat L)"
 }
 
 @test "--update of a LIST that does not exist creates it (SHA3-256, or -a, --tag, --meta)" {
