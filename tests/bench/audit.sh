@@ -10,9 +10,10 @@
 # SETs (default: all three):
 #   audit   FILES (4096) files of BYTES (128 KiB), warm:
 #           `fhsum --audit=SUMS -r tree` against `fhsum -c SUMS` (target:
-#           audit <= 1.1x the -c time) and against `hashdeep -c md5 -r -a
-#           -k known.txt tree` (target: fhsum >= 8x faster; skipped, and
-#           said so, without hashdeep: apt-get install hashdeep).
+#           audit <= 1.1x the -c time) and against `hashdeep -r -a -k
+#           known.txt tree` (its default MD5 and SHA-256), and the same
+#           with `-c md5` (target: fhsum >= 8x faster; skipped, and said
+#           so, without hashdeep: apt-get install hashdeep).
 #   update  SMALLFILES (100,000) files of 1 KiB with a --meta list:
 #           `fhsum --update` of the unchanged tree against a full
 #           `fhsum --audit` (target: update >= 20x faster), and what the
@@ -135,9 +136,12 @@ bench_audit() {
 		"fhsum -c|$fhsum -c --quiet $tree.sums")
 	local targets=("fhsum --audit/fhsum -c<=1.1")
 	if have hashdeep; then
-		(cd "$data" && hashdeep -c md5 -r "$tree" >"$tree.known")
-		cmds+=("hashdeep -a -k|hashdeep -c md5 -r -a -k $tree.known $tree")
-		targets+=("hashdeep -a -k/fhsum --audit>=8")
+		# The command (hashdeep's default: MD5 and SHA-256), and
+		# hashdeep hashing MD5 alone, as fhsum does here.
+		(cd "$data" && hashdeep -r "$tree" >"$tree.known" && hashdeep -c md5 -r "$tree" >"$tree.known-md5")
+		cmds+=("hashdeep -r -a -k|hashdeep -r -a -k $tree.known $tree"
+			"hashdeep -c md5 -r -a -k|hashdeep -c md5 -r -a -k $tree.known-md5 $tree")
+		targets+=("hashdeep -r -a -k/fhsum --audit>=8" "hashdeep -c md5 -r -a -k/fhsum --audit>=8")
 	fi
 	# Warm: read everything once.
 	(cd "$data" && "$fhsum" -a md5 -r "$tree" >/dev/null)
