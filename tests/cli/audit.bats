@@ -402,6 +402,10 @@ PY
 --audit=L --raw t/a
 --audit=L --no-names t/a
 --update=L --no-names t/a
+--update=L --raw t/a
+--update=L -c t/a
+--update=L --audit=L t/a
+--update=L --against=L
 --against=L t/a
 --against=L
 --audit=L --against=L t/a
@@ -421,6 +425,11 @@ EOF
 	expect "list is a directory" 64 "" "PROG: d: Is a directory"
 	capture got fhsum --audit=L --against=nosuch
 	expect "missing NEW" 64 "" "PROG: nosuch: No such file or directory"
+	capture got fhsum --update=d t/a
+	expect "--update of a directory" 64 "" "PROG: d: Is a directory"
+	# --tag and -b shape the lines --update adds: no usage error there.
+	capture got fhsum --update=new.sums --tag -a md5 t/a
+	[ "$(cat got.rc)" = 1 ] || fail "--update --tag: exit $(cat got.rc):" "$(cat got.err)"
 	return $bad
 }
 
@@ -572,6 +581,14 @@ EOF
 		sed 's|.*/||' | grep -xF -f names || :)
 	[ -z "$opened" ] || fail "files of the tree opened:" "$opened"
 	grep -q O_DIRECTORY trace || fail "strace saw no walk at all"
+	# Lines without metadata: not read either, even when the file changed.
+	grep -v '^#' L >L.plain
+	echo more >>t/edit
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace=open,openat -e signal=none -o trace "$FHSUM" --update=L.plain -r t
+	opened=$(grep open trace | grep -v O_DIRECTORY | grep -oE '"[^"]*"' | tr -d '"' |
+		sed 's|.*/||' | grep -xF -f names || :)
+	[ -z "$opened" ] || fail "files of the tree opened (list without metadata):" "$opened"
 }
 
 @test "--update killed by SIGKILL at random moments: LIST is the old or the new list, nothing left beside it" {
