@@ -295,7 +295,7 @@ basic_changes() {
 	oracle --gen -a md5 t/a >sub/L
 	mkf t/b 20
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -e trace=open,openat,write,fsync,fdatasync,rename,renameat,renameat2 \
+		strace -f -qq -e trace=open,openat,write,fsync,fdatasync,linkat,rename,renameat,renameat2 \
 		-e signal=none -o trace "$FHSUM" --update=sub/L -r t >/dev/null 2>&1 || :
 	python3 - <<'PY' || fail "trace:" "$(grep -v -e /lib -e /etc -e /proc -e /sys trace)"
 import re, sys
@@ -307,6 +307,11 @@ for line in open("trace"):
     m = re.search(r'f(?:data)?sync\((\d+)\) += 0', line)
     if m and m.group(1) in fds:
         synced.add(fds[m.group(1)])
+        synced.add("fd " + m.group(1))
+    # An anonymous file (O_TMPFILE) given a name: synced if its fd was.
+    m = re.search(r'linkat\((?:AT_FDCWD, "/proc/self/fd/(\d+)"|(\d+), ""), [^,]*, "([^"]*)"', line)
+    if m and "fd " + (m.group(1) or m.group(2)) in synced:
+        synced.add(m.group(3))
     m = re.search(r'rename(?:at2?)?\((?:[^,]*, )?"([^"]*)", (?:[^,]*, )?"([^"]*)"', line)
     if m:
         src, dst = m.group(1), m.group(2)
