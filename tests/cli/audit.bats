@@ -420,7 +420,8 @@ PY
 --update=L
 --audit=L --tag t/a
 --audit=L --untagged t/a
---audit=L --base64 t/a
+--audit=L --meta t/a
+--audit=L --json --raw t/a
 --audit=L -b t/a
 --audit=L -t t/a
 EOF
