@@ -44,6 +44,7 @@ enum {
 struct newfile {
 	struct fh_meta meta;
 	bool has_meta;
+	uint64_t size;          /* bytes hashed */
 	bool renamed;           /* --update --prune wrote it in OLD's place */
 	uint8_t algo;
 	uint32_t outlen;
@@ -311,7 +312,7 @@ static void note_change(struct auditor *a, struct change ch)
 
 static void keep_new(struct auditor *a, const char *path, size_t len,
 		     const struct fh_algo *algo, const uint8_t *digest,
-		     size_t outlen, const struct fh_meta *meta)
+		     size_t outlen, const struct fh_meta *meta, uint64_t size)
 {
 	struct newfile *n = xmalloc(sizeof *n + len + 1 + outlen);
 
@@ -324,6 +325,7 @@ static void keep_new(struct auditor *a, const char *path, size_t len,
 	n->outlen = (uint32_t)outlen;
 	n->has_meta = meta != NULL;
 	n->renamed = false;
+	n->size = size;
 	if (meta)
 		n->meta = *meta;
 	grow((void **)&a->news, &a->news_cap, a->nnews, sizeof *a->news);
@@ -383,10 +385,13 @@ static bool next(void *ctx, struct fh_job *job)
 		return true;
 	}
 	int stat_err = 0;
-
-	r->has_before = meta_of(a->ops, path, &r->before, &stat_err);
 	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
 
+	/* The metadata is needed by --update (to trust a line, or to write
+	 * it) and for lines that have some (DAMAGED); an audit of a list
+	 * without it costs no stat beyond -c's. */
+	if (a->update || (e && (e->flags & FH_ENTRY_META)))
+		r->has_before = meta_of(a->ops, path, &r->before, &stat_err);
 	/* A listed name that is not there is missing, not unreadable. */
 	if (e && stat_err == ENOENT && !(e->flags & FH_ENTRY_SEEN)) {
 		r->kind = K_TRUSTED;
@@ -433,7 +438,12 @@ static void done(void *ctx, struct fh_job *job)
 	} else if (r->kind != K_TRUSTED) {
 		size_t len = strlen(job->path);
 
-		if (job->err) {
+		if (job->err == ENOENT && r->kind == K_PRESENT &&
+		    !(r->e->flags & FH_ENTRY_META) && !a->update) {
+			/* Gone before it could be opened (no stat was taken):
+			 * missing, as a name the walk did not meet. */
+			r->e->flags &= (uint8_t)~FH_ENTRY_SEEN;
+		} else if (job->err) {
 			fh_report_input_error(job->path, job->err);
 			a->unreadable++;
 			report(a, job->path, len, FH_ST_UNREADABLE, job->algo->id,
@@ -441,7 +451,8 @@ static void done(void *ctx, struct fh_job *job)
 			       NULL, 0);
 		} else {
 			struct fh_meta after, *now = NULL, *shown = NULL;
-			bool has_after = meta_of(NULL, job->path, &after, NULL);
+			bool has_after = r->has_before &&
+					 meta_of(NULL, job->path, &after, NULL);
 			bool stable = r->has_before && has_after &&
 				      fh_meta_equal(&r->before, &after);
 
@@ -450,8 +461,13 @@ static void done(void *ctx, struct fh_job *job)
 			 * so that the next update reads it again. */
 			if (r->has_before)
 				now = &r->before;
-			if (has_after)
+			if (has_after) {
 				shown = &after;
+			} else {
+				/* What was hashed, for --json's size. */
+				after = (struct fh_meta){ .size = job->size };
+				shown = &after;
+			}
 			if (r->kind == K_PRESENT) {
 				enum fh_status st = fh_classify(
 					r->e, job->digest, r->has_before ? &r->before : NULL,
@@ -462,7 +478,7 @@ static void done(void *ctx, struct fh_job *job)
 				present(a, r->e, job->path, len, job->digest, st, now, shown);
 			} else {
 				keep_new(a, job->path, len, job->algo, job->digest,
-					 job->outlen, now);
+					 job->outlen, now, job->size);
 			}
 		}
 	}
@@ -533,8 +549,10 @@ static void finish(struct auditor *a)
 
 		if (e && (!a->update || c->prune)) {
 			a->moved++;
+			struct fh_meta sz = { .size = n->size };
+
 			report(a, n->name, n->len, FH_ST_MOVED, n->algo, n->digest,
-			       n->outlen, n->has_meta ? &n->meta : NULL, 0,
+			       n->outlen, n->size != UINT64_MAX ? &sz : NULL, 0,
 			       e->name, e->namelen);
 			if (a->update) {
 				n->renamed = true;
@@ -549,8 +567,10 @@ static void finish(struct auditor *a)
 		if (e)
 			e->flags &= (uint8_t)~FH_ENTRY_PAIRED;
 		a->added++;
+		struct fh_meta sz = { .size = n->size };
+
 		report(a, n->name, n->len, FH_ST_NEW, n->algo, n->digest, n->outlen,
-		       n->has_meta ? &n->meta : NULL, 0, NULL, 0);
+		       n->size != UINT64_MAX ? &sz : NULL, 0, NULL, 0);
 	}
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
@@ -896,7 +916,8 @@ static void against_entry(struct auditor *a, struct fh_list_line *l,
 
 	(void)lineno;
 	if (!e) {
-		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta);
+		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta,
+			 meta ? meta->size : UINT64_MAX);
 		return;
 	}
 	if (e->flags & FH_ENTRY_SEEN) {
