@@ -372,8 +372,8 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 
 	if (find_hashed(m, h, l->name, l->namelen))
 		return FH_ADD_DUPLICATE;
-	if (m->n >= FH_MANIFEST_MAX || l->namelen > UINT32_MAX ||
-	    l->outlen > UINT32_MAX)
+	if (m->n >= FH_MANIFEST_MAX || line > FH_MANIFEST_LINES ||
+	    l->namelen > UINT32_MAX || l->outlen > UINT32_MAX)
 		return FH_ADD_NOMEM;
 	if (m->n == m->cap && !reserve(m, m->cap ? 2 * m->cap : 1024))
 		return FH_ADD_NOMEM;
@@ -400,7 +400,7 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 
 	*e = (struct fh_entry){
 		.name = p,
-		.line = line,
+		.line = (uint32_t)line,
 		.namelen = (uint32_t)l->namelen,
 		.outlen = (uint32_t)l->outlen,
 		.algo = (uint8_t)l->algo->id,

@@ -2,8 +2,8 @@
  * --update and --against: its entries (name, algorithm, digest, the
  * metadata of a "#fhsum" comment line), found by name and, once the tree
  * has been seen, by the digest of the entries no file answered.  Pure
- * code: no I/O; it allocates about 48 bytes per entry (the entry and its
- * table slots) beside its name, digest and metadata, packed in large
+ * code: no I/O; it allocates about 40 bytes per entry (24 for the entry,
+ * its table slots) beside its name, digest and metadata, packed in large
  * blocks. */
 #ifndef FH_MANIFEST_H
 #define FH_MANIFEST_H
@@ -57,7 +57,7 @@ struct fh_entry {
 	/* As listed, unescaped; its NUL is followed by the digest and, with
 	 * FH_ENTRY_META, the metadata (fh_entry_meta). */
 	const char *name;
-	uint64_t line;          /* its checksum line's number in the list */
+	uint32_t line;          /* its checksum line's number in the list */
 	uint32_t namelen;
 	uint32_t outlen;        /* digest bytes */
 	uint8_t algo;           /* enum fh_algo_id */
@@ -91,8 +91,10 @@ struct fh_manifest {
 	size_t outlen;
 };
 
-/* The most entries a manifest holds (indices are 32-bit). */
+/* The most entries a manifest holds, and the last line number an entry
+ * may have (both are 32-bit: an entry takes 24 bytes). */
 #define FH_MANIFEST_MAX ((size_t)UINT32_MAX - 1)
+#define FH_MANIFEST_LINES ((uint64_t)UINT32_MAX)
 
 void fh_manifest_init(struct fh_manifest *m);
 /* Sizes the name table for about N entries, so that loading a list of
@@ -103,7 +105,7 @@ void fh_manifest_free(struct fh_manifest *m);
 enum fh_add_result {
 	FH_ADD_OK,
 	FH_ADD_DUPLICATE,       /* the name is listed already: the first counts */
-	FH_ADD_NOMEM,
+	FH_ADD_NOMEM,           /* no memory, or past FH_MANIFEST_MAX/LINES */
 };
 
 /* Adds the entry of list line L (its checksum line number LINE), with
