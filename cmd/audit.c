@@ -129,26 +129,6 @@ static void grow(void **p, size_t *cap, size_t n, size_t size)
 	*cap = c;
 }
 
-/* PATH's metadata; through OPS's walk (NULL: by path).  *ERR (when not
- * NULL) gets stat's errno when it fails. */
-static bool meta_of(const struct operands *ops, const char *path, struct fh_meta *m,
-		    int *err)
-{
-	struct stat st;
-
-	if ((ops ? fh_operands_stat(ops, path, &st) : stat(path, &st)) != 0) {
-		if (err)
-			*err = errno;
-		return false;
-	}
-	if (!S_ISREG(st.st_mode))
-		return false;
-	m->size = (uint64_t)st.st_size;
-	m->sec = (int64_t)st.st_mtim.tv_sec;
-	m->nsec = (uint32_t)st.st_mtim.tv_nsec;
-	return true;
-}
-
 /* ------------------------------------------------------------------ */
 /* Reading a list. */
 
@@ -391,7 +371,7 @@ static bool next(void *ctx, struct fh_job *job)
 	 * it) and for lines that have some (DAMAGED); an audit of a list
 	 * without it costs no stat beyond -c's. */
 	if (a->update || (e && (e->flags & FH_ENTRY_META)))
-		r->has_before = meta_of(a->ops, path, &r->before, &stat_err);
+		r->has_before = fh_operands_meta(a->ops, path, &r->before, &stat_err);
 	/* A listed name that is not there is missing, not unreadable. */
 	if (e && stat_err == ENOENT && !(e->flags & FH_ENTRY_SEEN)) {
 		r->kind = K_TRUSTED;
@@ -452,7 +432,7 @@ static void done(void *ctx, struct fh_job *job)
 		} else {
 			struct fh_meta after, *now = NULL, *shown = NULL;
 			bool has_after = r->has_before &&
-					 meta_of(NULL, job->path, &after, NULL);
+					 fh_operands_meta(NULL, job->path, &after, NULL);
 			bool stable = r->has_before && has_after &&
 				      fh_meta_equal(&r->before, &after);
 

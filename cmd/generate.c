@@ -32,20 +32,6 @@ struct before {
 	bool known;
 };
 
-/* PATH's metadata; through OPS's walk (NULL: by path). */
-static bool meta_now(const struct operands *ops, const char *path, struct fh_meta *m)
-{
-	struct stat st;
-
-	if ((ops ? fh_operands_stat(ops, path, &st) : stat(path, &st)) != 0 ||
-	    !S_ISREG(st.st_mode))
-		return false;
-	m->size = (uint64_t)st.st_size;
-	m->sec = (int64_t)st.st_mtim.tv_sec;
-	m->nsec = (uint32_t)st.st_mtim.tv_nsec;
-	return true;
-}
-
 /* A file that could not be hashed, as a --json object. */
 static void json_failure(const struct cli *c, const char *path, int err)
 {
@@ -115,7 +101,7 @@ static bool next(void *ctx, struct fh_job *job)
 			fh_error(ENOMEM, "%s", fh_quotef(path, strlen(path)));
 			exit(EXIT_FAILURE);
 		}
-		b->known = meta_now(g->ops, path, &b->meta);
+		b->known = fh_operands_meta(g->ops, path, &b->meta, NULL);
 		job->user = b;
 	}
 	if (fh_progress_enabled()) {
@@ -151,7 +137,7 @@ static void done(void *ctx, struct fh_job *job)
 	if (b && !job->err) {
 		/* The metadata is the file's only if it did not change while
 		 * it was read. */
-		stable = b->known && meta_now(NULL, job->path, &after) &&
+		stable = b->known && fh_operands_meta(NULL, job->path, &after, NULL) &&
 			 fh_meta_equal(&b->meta, &after);
 		if (b->known && !stable) {
 			fh_progress_clear();

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "manifest.h"
 #include "operands.h"
 
 struct entry {
@@ -243,6 +244,24 @@ int fh_operands_stat(const struct operands *o, const char *path, struct stat *st
 	if (o->last && o->last->fd >= 0)
 		return fstatat(o->last->fd, o->last_name, st, 0);
 	return stat(path, st);
+}
+
+bool fh_operands_meta(const struct operands *o, const char *path,
+		      struct fh_meta *m, int *err)
+{
+	struct stat st;
+
+	if ((o ? fh_operands_stat(o, path, &st) : stat(path, &st)) != 0) {
+		if (err)
+			*err = errno;
+		return false;
+	}
+	if (!S_ISREG(st.st_mode))
+		return false;
+	m->size = (uint64_t)st.st_size;
+	m->sec = (int64_t)st.st_mtim.tv_sec;
+	m->nsec = (uint32_t)st.st_mtim.tv_nsec;
+	return true;
 }
 
 void fh_operands_free(struct operands *o)

@@ -40,6 +40,13 @@ bool fh_operands_next(struct operands *o, const char **path, int *err);
 struct stat;
 int fh_operands_stat(const struct operands *o, const char *path, struct stat *st);
 
+/* PATH's size and mtime into *M when it is a regular file (false
+ * otherwise), through O's walk as fh_operands_stat does (O NULL: by
+ * path).  *ERR, when not NULL, gets stat's errno if it fails. */
+struct fh_meta;
+bool fh_operands_meta(const struct operands *o, const char *path,
+		      struct fh_meta *m, int *err);
+
 /* Frees what O holds (it stays usable as an empty stream). */
 void fh_operands_free(struct operands *o);
 
