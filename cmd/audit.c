@@ -805,9 +805,13 @@ static int write_list(struct auditor *a)
 			err = errno;
 			goto out;
 		}
+		int64_t s0, s1;
+		uint32_t n0, n1;
+
+		fh_stat_mtime(&st, &s1, &n1);
+		fh_stat_mtime(&a->list_st, &s0, &n0);
 		if (st.st_ino != a->list_st.st_ino || st.st_size != a->list_st.st_size ||
-		    st.st_mtim.tv_sec != a->list_st.st_mtim.tv_sec ||
-		    st.st_mtim.tv_nsec != a->list_st.st_mtim.tv_nsec) {
+		    s0 != s1 || n0 != n1) {
 			fh_error(0, "%s: changed while being updated; not written",
 				 fh_quotef(list, strlen(list)));
 			err = -1;

@@ -246,6 +246,17 @@ int fh_operands_stat(const struct operands *o, const char *path, struct stat *st
 	return stat(path, st);
 }
 
+void fh_stat_mtime(const struct stat *st, int64_t *sec, uint32_t *nsec)
+{
+#ifdef __APPLE__
+	*sec = (int64_t)st->st_mtimespec.tv_sec;
+	*nsec = (uint32_t)st->st_mtimespec.tv_nsec;
+#else
+	*sec = (int64_t)st->st_mtim.tv_sec;
+	*nsec = (uint32_t)st->st_mtim.tv_nsec;
+#endif
+}
+
 bool fh_operands_meta(const struct operands *o, const char *path,
 		      struct fh_meta *m, int *err)
 {
@@ -259,8 +270,7 @@ bool fh_operands_meta(const struct operands *o, const char *path,
 	if (!S_ISREG(st.st_mode))
 		return false;
 	m->size = (uint64_t)st.st_size;
-	m->sec = (int64_t)st.st_mtim.tv_sec;
-	m->nsec = (uint32_t)st.st_mtim.tv_nsec;
+	fh_stat_mtime(&st, &m->sec, &m->nsec);
 	return true;
 }
 

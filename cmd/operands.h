@@ -40,6 +40,10 @@ bool fh_operands_next(struct operands *o, const char **path, int *err);
 struct stat;
 int fh_operands_stat(const struct operands *o, const char *path, struct stat *st);
 
+/* ST's modification time (st_mtim, st_mtimespec on macOS). */
+struct stat;
+void fh_stat_mtime(const struct stat *st, int64_t *sec, uint32_t *nsec);
+
 /* PATH's size and mtime into *M when it is a regular file (false
  * otherwise), through O's walk as fh_operands_stat does (O NULL: by
  * path).  *ERR, when not NULL, gets stat's errno if it fails. */
