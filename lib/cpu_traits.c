@@ -22,6 +22,13 @@ uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
 	if (id->vendor == FH_VENDOR_INTEL && id->family >= 6 &&
 	    (f & FH_CPU_X86_AVX512VL))
 		f |= FH_CPU_X86_VPROL_FAST;
+	/* Few busy MD5 lanes: md5-avx2x8, but on AMD Zen 5 with AVX-512 the
+	 * 16 lanes of md5-avx512x16 (kernel.h, FH_CPU_X86_AVX2_NARROW). */
+	bool zen5 = id->vendor == FH_VENDOR_AMD && id->family == 26 &&
+		    (f & FH_CPU_X86_AVX512F) && (f & FH_CPU_X86_AVX512VL);
+
+	if ((f & FH_CPU_X86_AVX2) && !zen5)
+		f |= FH_CPU_X86_AVX2_NARROW;
 	/* Only Apple's cores issue EOR3/RAX1/XAR/BCAX on every vector pipe;
 	 * Neoverse V1/V2 issue them on one of four and N2 on one of two, where
 	 * keccak-gpr is about twice as fast (research/perf-anchors.md §4).

@@ -31,6 +31,13 @@ enum {
 	 * one-stream AVX-512VL MD5 beats the general registers (Intel's
 	 * AVX-512 cores; on AMD Zen 4 VPROLD's two cycles lose to md5-bmi). */
 	FH_CPU_X86_VPROL_FAST = 1u << 8,
+	/* Set where up to 8 busy MD5 lanes run faster on md5-avx2x8 than on
+	 * the 16 lanes of md5-avx512x16: every x86 core with AVX2 but AMD's
+	 * Zen 5 (family 26), whose 512-bit datapath gives each of 16 lanes
+	 * 354 MB/s against 299 for each of avx2x8's 8 (fhsum --benchmark -a
+	 * md5 on an EPYC of family 26 model 2), so 8 busy lanes hash 18% more
+	 * on md5-avx512x16.  On Zen 4 avx2x8 is the faster (6.1x md5-bmi). */
+	FH_CPU_X86_AVX2_NARROW = 1u << 9,
 	/* Set where the CPU's identity says the SHA3 extension beats the
 	 * general-register Keccak (cores that issue it on every vector pipe). */
 	FH_CPU_ARM_SHA3_FAST = 1u << 18,
