@@ -180,7 +180,6 @@ static int read_list(struct auditor *a, int fd, const char *name, each_fn *each)
 		if (kind == FH_LINE_OK && !fh_list_digest(digest, &l))
 			kind = FH_LINE_BAD;
 		if (kind == FH_LINE_OK) {
-			l.name = memcpy(line, l.name, l.namelen); /* stays in LINE */
 			each(a, &l, digest, pending ? &meta : NULL, lineno);
 		} else if (kind == FH_LINE_BAD) {
 			a->bad_lines++;
@@ -691,7 +690,8 @@ static int rewrite(struct auditor *a, int in, struct writer *w)
 	bool at_start = true;   /* at the start of a line */
 	bool skipping = false;  /* the current line is not copied */
 
-	qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
+	if (a->nchanges > 1)
+		qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
 	for (;;) {
 		ssize_t got = read(in, buf, sizeof buf);
 
