@@ -426,7 +426,7 @@ static void done(void *ctx, struct fh_job *job)
 			fh_report_input_error(job->path, job->err);
 			a->unreadable++;
 			report(a, job->path, len, FH_ST_UNREADABLE, job->algo->id,
-			       NULL, 0, NULL, job->err == FH_ESHRANK ? 0 : job->err,
+			       NULL, 0, NULL, job->err,
 			       NULL, 0);
 		} else {
 			struct fh_meta after, *now = NULL, *shown = NULL;
@@ -826,8 +826,11 @@ static int write_list(struct auditor *a)
 		mode = 0666 & ~mode;
 	}
 #ifdef O_TMPFILE
-	w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	anonymous = w->fd >= 0;
+	/* The anonymous file is named through /proc: without it, mkstemp. */
+	if (access("/proc/self/fd", X_OK) == 0) {
+		w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		anonymous = w->fd >= 0;
+	}
 #endif
 	if (!anonymous) {
 		w->fd = mkstemp(tmp);

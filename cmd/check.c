@@ -198,8 +198,7 @@ static void status_line(struct checker *k, struct fh_job *job,
 	}
 	fh_json_str("status", what);
 	if (err)
-		fh_json_str("error", err == FH_ESHRANK ? "file shrank while being read"
-						       : fh_strerror(err));
+		fh_json_str("error", fh_strerror(err));
 	fh_json_end();
 }
 

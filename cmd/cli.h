@@ -80,7 +80,8 @@ bool fh_close_stdin(void);
  * two streams keep their order. */
 void fh_error(int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The text fh_error gives ERR: glibc's words whatever the C library. */
+/* The text fh_error gives ERR: glibc's words whatever the C library
+ * (FH_ESHRANK, the engine's own, is "file shrank while being read"). */
 const char *fh_strerror(int err);
 
 /* Standard output, written in whole lines: fh_out_* append to the current

@@ -39,8 +39,7 @@ static void json_failure(const struct cli *c, const char *path, int err)
 	fh_json_name("name", path, strlen(path));
 	fh_json_str("algorithm", c->algo->name);
 	fh_json_str("status", "FAILED open or read");
-	fh_json_str("error", err == FH_ESHRANK ? "file shrank while being read"
-					       : fh_strerror(err));
+	fh_json_str("error", fh_strerror(err));
 	fh_json_end();
 }
 
@@ -53,11 +52,7 @@ struct walk_error {
 void fh_report_input_error(const char *path, int err)
 {
 	fh_progress_clear();
-	if (err == FH_ESHRANK)
-		fh_error(0, "%s: file shrank while being read",
-			 fh_quotef(path, strlen(path)));
-	else
-		fh_error(err, "%s", fh_quotef(path, strlen(path)));
+	fh_error(0, "%s: %s", fh_quotef(path, strlen(path)), fh_strerror(err));
 }
 
 static bool next(void *ctx, struct fh_job *job)

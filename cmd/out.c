@@ -17,6 +17,7 @@
 
 #include "checklist.h"
 #include "cli.h"
+#include "engine.h"
 
 const char *fh_prog = "fhsum";
 bool fh_stdin_read;
@@ -250,5 +251,5 @@ void fh_out_status(const char *name, size_t len, const char *what,
 
 const char *fh_strerror(int err)
 {
-	return err_text(err);
+	return err == FH_ESHRANK ? "file shrank while being read" : err_text(err);
 }

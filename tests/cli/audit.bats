@@ -8,14 +8,11 @@
 
 load helper
 
-ORACLE=$BATS_TEST_DIRNAME/audit_oracle.py
-
 setup() {
 	common_setup
 	command -v python3 >/dev/null || skip "python3 not available"
 }
 
-oracle() { python3 "$ORACLE" "$@"; }
 
 # in_dir CMD...: CMD run in directory $AT (default: here), so that a test
 # can audit "." while its captures stay outside the tree.

@@ -645,3 +645,8 @@ with open("names", "w") as f:
     f.write("\n".join(names) + "\n")
 PY
 }
+
+# oracle ARGS...: tests/cli/audit_oracle.py, the model of --audit, --update
+# and --json that audit.bats and json.bats compare fhsum with.
+ORACLE=$BATS_TEST_DIRNAME/audit_oracle.py
+oracle() { python3 "$ORACLE" "$@"; }

@@ -8,14 +8,11 @@
 
 load helper
 
-ORACLE=$BATS_TEST_DIRNAME/audit_oracle.py
-
 setup() {
 	common_setup
 	command -v python3 >/dev/null || skip "python3 not available"
 }
 
-oracle() { python3 "$ORACLE" "$@"; }
 mkf() { { printf '%s:' "$1"; big_pattern "$2"; } >"$1"; }
 
 # The names of the round trip: plain, blank, LF, CR, tab, backslash,
