@@ -43,6 +43,7 @@ struct cli {
 	unsigned threads;       /* -j; 0: one per online CPU */
 	unsigned io_depth;      /* --io-depth; 0: the engine chooses */
 	bool always_ahead;      /* FHSUM_LOOKAHEAD=always */
+	int feed;               /* FHSUM_FEED: an enum fh_feed */
 	bool no_mmap;
 	bool recursive;
 	const char *files_from; /* --files-from / --files0-from, or NULL */

@@ -403,6 +403,7 @@ int main(int argc, char **argv)
 	struct cli c = { .binary = -1 };
 	const char *forced = getenv("FHSUM_KERNEL");
 	const char *lookahead = getenv("FHSUM_LOOKAHEAD");
+	const char *feed = getenv("FHSUM_FEED");
 	const char *length_arg = NULL;
 	bool list = false, bench = false, untagged = false;
 	int opt;
@@ -418,6 +419,10 @@ int main(int argc, char **argv)
 	fh_out_init();
 	default_from_name(&c);
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
+	if (feed && strcmp(feed, "map") == 0)
+		c.feed = FH_FEED_MAP;
+	else if (feed && strcmp(feed, "read") == 0)
+		c.feed = FH_FEED_READ;
 
 	if (audit_run(argc, argv, longopts))
 		fh_usage_status = 64;

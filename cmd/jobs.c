@@ -26,6 +26,7 @@ void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e)
 		.io_depth = c->io_depth,
 		.no_mmap = c->no_mmap,
 		.always_ahead = c->always_ahead,
+		.feed = (enum fh_feed)c->feed,
 		.note = c->debug ? note : NULL,
 	};
 	for (size_t f = 0; f < FH_FAMILY_COUNT; f++)

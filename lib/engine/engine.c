@@ -36,6 +36,7 @@
 #include "guard.h"
 #include "lanes.h"
 #include "os.h"
+#include "window.h"
 
 /* The slots of the window, besides those for the look-ahead and the
  * workers (see fh_engine_run). */
@@ -147,6 +148,7 @@ struct engine {
 	_Atomic unsigned live;          /* workers started, less those that
 					 * could not get their buffers */
 	bool no_mmap;
+	enum fh_feed feed;
 	bool seq;                       /* I/O depth 1 */
 	_Atomic uint64_t turn;          /* depth 1: the slot that may read */
 	struct fh_fds fds;
@@ -386,6 +388,7 @@ static void *worker(void *arg)
 	struct engine *e = w->e;
 	struct fh_reader r = {
 		.no_mmap = e->no_mmap || e->seq,
+		.feed = e->feed,
 		.bufsize = e->seq ? FH_SEQ_READ_SIZE : FH_READ_SIZE,
 		.meter = w->meter,
 		.pop = e->pop,
@@ -393,7 +396,7 @@ static void *worker(void *arg)
 	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, &e->fds);
 	uint64_t next = 0, end = 0;
 
-	r.buf = malloc(r.bufsize);
+	r.buf = fh_buf_alloc(r.bufsize);
 	if ((!r.buf || !lanes) && atomic_fetch_sub(&e->live, 1) == 1)
 		/* Without its buffers this worker hashes nothing; the others
 		 * do its share, and the caller when none is left. */
@@ -638,8 +641,9 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	unsigned min_waiting = opts->tick ? 1 : 2;
 	unsigned depth = opts->io_depth > FH_IO_DEPTH_MAX ? FH_IO_DEPTH_MAX
 							 : opts->io_depth;
-	struct engine e = { .no_mmap = opts->no_mmap, .workers = workers };
-	struct fh_reader r = { .no_mmap = opts->no_mmap };
+	struct engine e = { .no_mmap = opts->no_mmap, .feed = opts->feed,
+			    .workers = workers };
+	struct fh_reader r = { .no_mmap = opts->no_mmap, .feed = opts->feed };
 	struct fh_progress p = { 0 };
 	pthread_t *tids = NULL;
 	struct worker *ws = NULL;
@@ -659,7 +663,7 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	e.slots = calloc(e.window, sizeof *e.slots);
 	e.meters = aligned_alloc(64, (workers + 1) * sizeof *e.meters);
 	r.bufsize = FH_SEQ_READ_SIZE;
-	r.buf = malloc(r.bufsize);
+	r.buf = fh_buf_alloc(r.bufsize);
 	if (workers) {
 		tids = calloc(workers, sizeof *tids);
 		ws = calloc(workers, sizeof *ws);
@@ -780,6 +784,12 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	for (unsigned i = 0; i < e.started; i++)
 		pthread_join(tids[i], NULL);
 	fh_iostage_stop(&e.io);
+	if (opts->note) {
+		char line[224];
+
+		if (fh_window_costs(line, sizeof line))
+			opts->note(ctx, line);
+	}
 	wq_destroy(&e.work);
 	wq_destroy(&e.done);
 	wq_destroy(&e.opened);

@@ -32,6 +32,21 @@ struct fh_progress {
 #define FH_IO_DEPTH_DEFAULT 256
 #define FH_IO_DEPTH_MAX 1024
 
+/* How the cached windows of a large file reach the hashing threads.
+ * Mapped, a small page costs its first touch, which some hypervisors
+ * make dear: with 4 KiB folios, one cached GiB took 1.6x the user time
+ * of MD5 and 5x that of the KT128 lanes over read buffers (AMD Zen 5 with
+ * a paravirtualised MMU), where 2 MiB folios cost nothing over them.  A
+ * read costs a copy instead (0.1 to 0.25 s a GiB, AMD Zen 3 and 5).  So a
+ * cached window is mapped only where the system maps it with huge pages,
+ * and cold windows are mapped, for the readahead the disk path has. */
+enum fh_feed {
+	FH_FEED_AUTO,   /* read a cached window unless it maps huge; a system
+			 * that cannot tell maps every window */
+	FH_FEED_MAP,    /* map every window (for comparisons) */
+	FH_FEED_READ,   /* read every window, cold ones too (for tests) */
+};
+
 struct fh_engine_opts {
 	unsigned threads;      /* hashing threads; 0: one per online CPU */
 	/* Inputs opened and read ahead of the hashing threads.  1: one file
@@ -44,6 +59,7 @@ struct fh_engine_opts {
 	 * tests of the look-ahead on cached files. */
 	bool always_ahead;
 	bool no_mmap;          /* read every input, map none */
+	enum fh_feed feed;     /* mapped inputs: which windows are read */
 	bool lanes;            /* some jobs have a multi-buffer kernel */
 	/* Called on the caller's thread about every 200 ms while the run
 	 * lasts (NULL: never), with what is done so far: bytes count as they

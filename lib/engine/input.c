@@ -173,8 +173,14 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		if (r->no_mmap) {
 			fh_os_read_sequential(in->fd);
 		} else if (pos >= 0 && end - pos >= (off_t)FH_MAP_MIN) {
-			const struct fh_mapping m = { r->pop, r->meter,
-						      r->kt_threads };
+			const struct fh_mapping m = {
+				.pop = r->pop,
+				.meter = r->meter,
+				.kt_threads = r->kt_threads,
+				.feed = r->feed,
+				.buf = r->buf,
+				.bufsize = r->bufsize,
+			};
 			off_t start = pos;
 
 			err = fh_window_hash(&m, in->fd, &ctx, &pos, end);

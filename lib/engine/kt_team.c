@@ -12,12 +12,18 @@
  * the context, on the caller's thread, the window's bytes before its
  * first whole leaf, then its chaining values in leaf order, then the
  * bytes after its last whole leaf, so the digest is the one a single
- * thread computes.  Memory is the chaining values of the windows held,
- * whatever the file's size. */
+ * thread computes.  A window that is read rather than mapped (window.c
+ * decides) is read claim by claim, each thread into its own buffer of one
+ * claim's leaves, and its bytes before and after the leaves by the caller.
+ * Memory is the chaining values of the windows held and a buffer a
+ * thread, whatever the file's size. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "guard.h"
+#include "input.h"
 #include "kt.h"
 #include "kt_team.h"
 #include "os.h"
@@ -29,8 +35,10 @@
 #define FH_KT_CLAIM 32
 
 struct window {
-	const uint8_t *map;     /* the mapping, for the fault guard */
+	const uint8_t *map;     /* the mapping, for the fault guard; NULL: */
 	size_t maplen;
+	int fd;                 /* the window is read from FD at OFF */
+	off_t off;
 	const uint8_t *p;       /* the window's bytes */
 	size_t lead;            /* to the context before the leaves */
 	size_t n;               /* whole leaves from P + LEAD */
@@ -38,7 +46,7 @@ struct window {
 	uint8_t *cvs;           /* the leaves' chaining values */
 	size_t cv_cap;          /* leaves CVS has room for */
 	size_t claimed, done;   /* leaves handed out, and hashed */
-	bool failed;          /* a page could not be had */
+	bool failed;            /* a byte could not be had */
 };
 
 struct fh_kt_team {
@@ -56,6 +64,10 @@ struct fh_kt_team {
 	unsigned head, count;   /* the windows held, oldest first */
 	uint64_t held_bytes;    /* their bytes, not yet in the context */
 	pthread_t *tids;
+	/* With READS, a buffer of FH_KT_CLAIM leaves a thread: the
+	 * caller's last; NEXT_BUF hands the others out. */
+	uint8_t **bufs;
+	unsigned nbufs, next_buf;
 };
 
 struct claim {
@@ -98,12 +110,44 @@ static void hash_claim(void *arg)
 		     w->cvs + c->first * t->algo->cv_bytes);
 }
 
+/* Reads LEN bytes of FD at OFF into BUF: false where the read fails or
+ * the file ends first. */
+static bool read_all(int fd, uint8_t *buf, size_t len, off_t off)
+{
+	for (size_t at = 0; at < len;) {
+		ssize_t n = pread(fd, buf + at, len - at, off + (off_t)at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		at += (size_t)n;
+	}
+	return true;
+}
+
+/* Claim C of a window read: its leaves into BUF, then hashed there. */
+static bool read_claim(const struct claim *c, uint8_t *buf)
+{
+	const struct fh_kt_team *t = c->t;
+	const struct window *w = c->w;
+	off_t off = w->off + (off_t)(w->lead + c->first * FH_KT_CHUNK);
+
+	if (!read_all(w->fd, buf, c->n * FH_KT_CHUNK, off))
+		return false;
+	fh_kt_leaves(t->algo, t->single, t->multi, buf, c->n,
+		     w->cvs + c->first * t->algo->cv_bytes);
+	return true;
+}
+
 /* Hashes claim C with the lock released, under the fault guard of its
- * window, and books it. */
-static void run_claim(struct fh_kt_team *t, struct claim *c)
+ * window or read into BUF, and books it. */
+static void run_claim(struct fh_kt_team *t, struct claim *c, uint8_t *buf)
 {
 	pthread_mutex_unlock(&t->lock);
-	bool ok = fh_guard_run(c->w->map, c->w->maplen, hash_claim, c);
+	bool ok = c->w->map ? fh_guard_run(c->w->map, c->w->maplen, hash_claim,
+					   c)
+			    : read_claim(c, buf);
 	pthread_mutex_lock(&t->lock);
 	if (!ok)
 		c->w->failed = true;
@@ -116,11 +160,13 @@ static void *helper_main(void *arg)
 {
 	struct fh_kt_team *t = arg;
 	struct claim c;
+	uint8_t *buf;
 
 	pthread_mutex_lock(&t->lock);
+	buf = t->bufs ? t->bufs[t->next_buf++] : NULL;
 	while (!t->stop) {
 		if (claim_next(t, &c))
-			run_claim(t, &c);
+			run_claim(t, &c, buf);
 		else
 			pthread_cond_wait(&t->work, &t->lock);
 	}
@@ -128,7 +174,7 @@ static void *helper_main(void *arg)
 	return NULL;
 }
 
-struct fh_kt_team *fh_kt_team_new(unsigned threads)
+struct fh_kt_team *fh_kt_team_new(unsigned threads, bool reads)
 {
 	struct fh_kt_team *t;
 
@@ -139,7 +185,12 @@ struct fh_kt_team *fh_kt_team_new(unsigned threads)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->work, NULL);
 	pthread_cond_init(&t->done, NULL);
-	if (!t->tids) {
+	if (reads && (t->bufs = calloc(threads, sizeof *t->bufs)))
+		for (unsigned i = 0; i < (t->nbufs = threads); i++)
+			if (!(t->bufs[i] = fh_buf_alloc(FH_KT_CLAIM *
+							FH_KT_CHUNK)))
+				reads = false;
+	if (!t->tids || (reads && !t->bufs) || (t->bufs && !reads)) {
 		fh_kt_team_free(t);
 		return NULL;
 	}
@@ -172,13 +223,16 @@ void fh_kt_team_free(struct fh_kt_team *t)
 	pthread_cond_destroy(&t->done);
 	for (unsigned i = 0; i < FH_KT_TEAM_WINDOWS; i++)
 		free(t->win[i].cvs);
+	for (unsigned i = 0; i < t->nbufs; i++)
+		free(t->bufs[i]);
+	free(t->bufs);
 	free(t->tids);
 	free(t);
 }
 
 void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 		       const uint8_t *map, size_t maplen, const uint8_t *p,
-		       size_t len)
+		       size_t len, int fd, off_t off)
 {
 	/* Only the caller adds and removes windows, so the free slot and
 	 * the bytes held can be read without the lock. */
@@ -206,6 +260,8 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 	}
 	w->map = map;
 	w->maplen = maplen;
+	w->fd = fd;
+	w->off = off;
 	w->p = p;
 	w->lead = lead;
 	w->n = n;
@@ -230,16 +286,35 @@ static void give_up(struct fh_kt_team *t)
 	t->held_bytes = 0;
 }
 
+/* fh_update of CTX with LEN bytes of FD at OFF, read through BUF (a
+ * claim's leaves long): false where they cannot be read. */
+static bool update_read(fh_ctx *ctx, int fd, uint8_t *buf, off_t off,
+			size_t len)
+{
+	const size_t room = FH_KT_CLAIM * FH_KT_CHUNK;
+
+	for (size_t at = 0; at < len; at += room) {
+		size_t n = len - at < room ? len - at : room;
+
+		if (!read_all(fd, buf, n, off + (off_t)at))
+			return false;
+		fh_update(ctx, buf, n);
+	}
+	return true;
+}
+
 bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 {
 	struct window *w = &t->win[t->head];
 	struct claim c;
 	bool ok;
 
+	uint8_t *buf = t->bufs ? t->bufs[t->threads - 1] : NULL;
+
 	pthread_mutex_lock(&t->lock);
 	while (w->done < w->n && !w->failed) {
 		if (claim_next(t, &c))
-			run_claim(t, &c);
+			run_claim(t, &c, buf);
 		else
 			pthread_cond_wait(&t->done, &t->lock);
 	}
@@ -250,20 +325,22 @@ bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 	}
 	pthread_mutex_unlock(&t->lock);
 
-	const uint8_t *leaves = w->p + w->lead,
-		      *after = leaves + w->n * FH_KT_CHUNK;
+	const size_t after = w->lead + w->n * FH_KT_CHUNK;
 
-	ok = fh_guard_update(ctx, w->map, w->maplen, w->p, w->lead);
+	ok = w->map ? fh_guard_update(ctx, w->map, w->maplen, w->p, w->lead)
+		    : update_read(ctx, w->fd, buf, w->off, w->lead);
 	if (ok) {
 		if (w->n)
 			fh_kt_add_leaves(ctx, w->cvs, w->n);
-		ok = fh_guard_update(ctx, w->map, w->maplen, after,
-					     w->tail);
+		ok = w->map ? fh_guard_update(ctx, w->map, w->maplen,
+					      w->p + after, w->tail)
+			    : update_read(ctx, w->fd, buf,
+					  w->off + (off_t)after, w->tail);
 	}
 	pthread_mutex_lock(&t->lock);
 	t->head = (t->head + 1) % FH_KT_TEAM_WINDOWS;
 	t->count--;
-	t->held_bytes -= w->lead + w->n * FH_KT_CHUNK + w->tail;
+	t->held_bytes -= after + w->tail;
 	if (!ok)
 		give_up(t);
 	pthread_mutex_unlock(&t->lock);

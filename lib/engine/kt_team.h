@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fhsum.h"
 
@@ -19,29 +20,32 @@
 
 struct fh_kt_team;
 
-/* A team of THREADS threads: the caller's and THREADS - 1 new ones.
- * NULL when THREADS < 2 or the threads cannot start. */
-struct fh_kt_team *fh_kt_team_new(unsigned threads);
+/* A team of THREADS threads: the caller's and THREADS - 1 new ones,
+ * each with a buffer for windows read where READS.  NULL when THREADS < 2
+ * or the threads or buffers cannot be had. */
+struct fh_kt_team *fh_kt_team_new(unsigned threads, bool reads);
 /* Stops the team's threads and frees it; NULL is fine. */
 void fh_kt_team_free(struct fh_kt_team *t);
 
-/* Gives the team the next LEN bytes at P of the KT context CTX, lying in
- * the mapped window MAP of MAPLEN bytes: the helpers start on its whole
- * leaves at once, while earlier windows may still be in work.  At most
- * FH_KT_TEAM_WINDOWS windows are held; the window must stay mapped and
- * CTX untouched until fh_kt_team_retire has taken it back.  One caller at
- * a time. */
+/* Gives the team the next LEN bytes of the KT context CTX, [OFF, OFF +
+ * LEN) of the file FD: at P in the mapped window MAP of MAPLEN bytes, or,
+ * with MAP NULL (a team made with READS), to be read by each thread into
+ * its buffer as it claims leaves.  The helpers start on its whole leaves
+ * at once, while earlier windows may still be in work.  At most
+ * FH_KT_TEAM_WINDOWS windows are held; the window must stay mapped, FD
+ * open and CTX untouched until fh_kt_team_retire has taken it back.  One
+ * caller at a time. */
 void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 		       const uint8_t *map, size_t maplen, const uint8_t *p,
-		       size_t len);
+		       size_t len, int fd, off_t off);
 /* Takes back the oldest window, the caller's thread hashing leaves with
  * the helpers until its leaves are done: CTX then stands as if fh_update
  * had been given its bytes (the chaining values in leaf order, so the
  * digest is the same as one thread's), and the window may be unmapped.
- * Returns false when a page of any window could not be had (the file
- * shrank, or a read failed: a fault in any thread): then every window
- * held is given up, none is touched any
- * more, and CTX is unusable. */
+ * Returns false when a byte of any window could not be had (the file
+ * shrank, or a read failed: a fault or a failed read in any thread): then
+ * every window held is given up, none is touched any more, and CTX is
+ * unusable. */
 bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx);
 
 #endif

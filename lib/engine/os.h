@@ -50,6 +50,11 @@ int fh_os_populate(void *p, size_t len);
  * 1 yes, 0 no or unknown.  Leaves readahead alone. */
 int fh_os_resident(const void *addr);
 
+/* Whether the page holding ADDR, in a mapping of a file, is mapped by a
+ * huge page (a 2 MiB one on x86-64): 1 yes, 0 no (small pages, or not
+ * mapped yet), -1 when this system cannot tell.  Changes nothing. */
+int fh_os_huge_mapped(const void *addr);
+
 /* The kind of storage holding PATH (for the I/O depth), with a few words
  * on how it was decided in WHY (WHYLEN bytes). */
 enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen);

@@ -2,7 +2,8 @@
  * preadv2(RWF_NOWAIT) tells and reads what is cached (Linux 4.14; musl
  * 1.2.3 has no wrapper, so the system call is made directly), fadvise
  * starts readahead, MADV_POPULATE_READ faults a mapping in (Linux 5.14),
- * mincore tells residency, and sysfs the kind of disk.  A static binary
+ * mincore tells residency, the PAGEMAP_SCAN ioctl of /proc/self/pagemap
+ * (Linux 6.7) whether a page is mapped huge, and sysfs the kind of disk.  A static binary
  * meets old kernels: each call that a kernel refuses as unknown (ENOSYS,
  * EINVAL, EOPNOTSUPP) is not asked again. */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -129,6 +131,67 @@ int fh_os_resident(const void *addr)
 
 	return mincore((void *)((uintptr_t)addr & ~(page - 1)), (size_t)page,
 		       &vec) == 0 && (vec & 1);
+}
+
+/* PAGEMAP_SCAN's argument and answer (include/uapi/linux/fs.h, Linux
+ * 6.7), for headers that predate them. */
+struct fh_pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask;
+	uint64_t return_mask;
+};
+struct fh_page_region {
+	uint64_t start, end, categories;
+};
+#define FH_PAGEMAP_SCAN _IOWR('f', 16, struct fh_pm_scan_arg)
+#define FH_PAGE_IS_HUGE (1u << 6)
+
+/* /proc/self/pagemap, opened at the first question and kept open: -1
+ * not yet, -2 where it cannot be opened or does not know PAGEMAP_SCAN. */
+static _Atomic int pagemap_fd = -1;
+
+static int pagemap(void)
+{
+	int fd = atomic_load(&pagemap_fd), mine, expect = -1;
+
+	if (fd != -1)
+		return fd;
+	mine = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (mine < 0)
+		mine = -2;
+	if (!atomic_compare_exchange_strong(&pagemap_fd, &expect, mine)) {
+		if (mine >= 0)
+			close(mine);  /* another thread opened it first */
+		return expect;
+	}
+	return mine;
+}
+
+int fh_os_huge_mapped(const void *addr)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	const uintptr_t at = (uintptr_t)addr & ~(page - 1);
+	struct fh_page_region r;
+	struct fh_pm_scan_arg a = {
+		.size = sizeof a,
+		.start = at,
+		.end = at + page,
+		.vec = (uintptr_t)&r,
+		.vec_len = 1,
+		.category_mask = FH_PAGE_IS_HUGE,
+		.return_mask = FH_PAGE_IS_HUGE,
+	};
+	int fd = pagemap();
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = ioctl(fd, FH_PAGEMAP_SCAN, &a);
+	if (n < 0 && (errno == ENOTTY || errno == EINVAL || errno == ENOSYS))
+		/* A kernel before 6.7: ask no more.  The descriptor stays
+		 * open, as another thread may be asking through it. */
+		atomic_store(&pagemap_fd, -2);
+	return n < 0 ? -1 : n > 0;
 }
 
 enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen)

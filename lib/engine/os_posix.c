@@ -121,6 +121,13 @@ int fh_os_resident(const void *addr)
 	return page_in_core(addr);
 }
 
+/* No system here tells how a mapping's pages are mapped. */
+int fh_os_huge_mapped(const void *addr)
+{
+	(void)addr;
+	return -1;
+}
+
 enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen)
 {
 	(void)path;

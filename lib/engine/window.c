@@ -12,10 +12,14 @@
  * window then tells a read error (its errno) from a file that shrank. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -176,14 +180,154 @@ static void pop_wait(struct fh_populater *p, uint64_t ticket)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* A window of the file mapped for hashing: MAP, MAPLEN bytes, of which
- * the LEN from P are [POS, POS + LEN) of the file. */
+/* A window of the file for hashing, [POS, POS + LEN) of it: mapped at
+ * MAP, MAPLEN bytes of which the LEN from P are the window's, or, with MAP
+ * NULL, to be read. */
 struct window {
 	void *map;
 	size_t maplen;
 	const uint8_t *p;
 	size_t len;
 };
+
+/* What a small page of a cached window costs the thread that hashes it,
+ * in nanoseconds: faulting it in (POP), touching it once it is (TOUCH),
+ * or reading it instead (COPY).  Measured once a process, on the first
+ * cached window mapped small (calibrate), as they belong to the machine:
+ * on a 2-core AMD Zen 3 under a hypervisor, 760-1050 to fault in, 40-50
+ * to touch and 1000-1200 to read a page never read before, 400, 30 and
+ * 680 one read before; on the Zen 5 of enum fh_feed, a touch costs some
+ * 3,400 and a read 460. */
+static struct {
+	_Atomic int state;      /* 0 not yet, 1 being measured, 2 known */
+	uint64_t pop, touch, copy;
+} small_cost;
+
+/* calibrate measures FH_CALIBRATE_ROUNDS groups of FH_CALIBRATE_PAGES
+ * pages each way and keeps each way's fastest: a thread preempted while
+ * it measures (these machines have 2 cores and the populater beside the
+ * hashing threads) spoils one group, not the verdict. */
+#define FH_CALIBRATE_PAGES 32u
+#define FH_CALIBRATE_ROUNDS 4u
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t least(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Reads LEN bytes of FD at OFF through M's buffer: false if it cannot. */
+static bool read_through(const struct fh_mapping *m, int fd, off_t off,
+			 size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		size_t want = len - done < m->bufsize ? len - done : m->bufsize;
+		ssize_t got = pread(fd, m->buf, want, off + (off_t)done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		done += (size_t)got;
+	}
+	return true;
+}
+
+/* Measures small_cost on the last pages of window W (POS: its offset in
+ * FD, its pages not faulted in yet) unless another thread does or did:
+ * groups of pages read, and other groups faulted in then touched.
+ * False where it could not. */
+static bool calibrate(const struct fh_mapping *m, int fd, off_t pos,
+		      const struct window *w, long page)
+{
+	const size_t group = FH_CALIBRATE_PAGES * (size_t)page;
+	const size_t span = 2 * FH_CALIBRATE_ROUNDS * group;
+	uint64_t pop = UINT64_MAX, touch = UINT64_MAX, copy = UINT64_MAX;
+	int expect = 0;
+	bool ok = true;
+
+	if (w->len < span + (2u << 20) ||
+	    !atomic_compare_exchange_strong(&small_cost.state, &expect, 1))
+		return atomic_load(&small_cost.state) == 2;
+
+	const uintptr_t end = ((uintptr_t)w->p + w->len) & ~(uintptr_t)(page - 1);
+	const uint8_t *at = (const uint8_t *)(end - span);
+	const off_t off = pos + (off_t)(at - w->p);
+
+	/* The buffer's own first touch is no part of a read. */
+	memset(m->buf, 0, m->bufsize < group ? m->bufsize : group);
+	for (unsigned g = 0; ok && g < FH_CALIBRATE_ROUNDS; g++) {
+		const size_t r = 2 * g * group, f = r + group;
+		struct touch t = { at + f, group };
+		uint64_t t0 = now_ns(), t1, t2, t3;
+
+		ok = read_through(m, fd, off + (off_t)r, group);
+		t1 = now_ns();
+		ok = ok && fh_os_populate((void *)(at + f), group) == 0;
+		t2 = now_ns();
+		ok = ok && fh_guard_run(w->map, w->maplen, touch_pages, &t);
+		t3 = now_ns();
+		copy = least(copy, t1 - t0);
+		pop = least(pop, t2 - t1);
+		touch = least(touch, t3 - t2);
+	}
+	if (!ok) {
+		atomic_store(&small_cost.state, 0);  /* another window may */
+		return false;
+	}
+	small_cost.pop = pop / FH_CALIBRATE_PAGES;
+	small_cost.touch = touch / FH_CALIBRATE_PAGES;
+	small_cost.copy = copy / FH_CALIBRATE_PAGES;
+	atomic_store(&small_cost.state, 2);
+	return true;
+}
+
+/* Whether, by small_cost, a window of small pages is read: where a copy
+ * costs clearly less (by a quarter: the margin keeps a machine where both
+ * cost the same on the path it had, mapping) than a touch, and than a
+ * fault-in too unless the populater does that (AHEAD). */
+static bool reads_small(bool ahead)
+{
+	uint64_t mapped = small_cost.touch + (ahead ? 0 : small_cost.pop);
+
+	return small_cost.copy + small_cost.copy / 4 < mapped;
+}
+
+/* Whether window W of FD at POS, just mapped and not yet faulted in, is
+ * better read (see enum fh_feed).  One page of it is faulted in, at a
+ * 2 MiB boundary where there is one, and the system asked how it got
+ * mapped: a huge page is kept.  Small pages are read where reading one
+ * costs less than touching it, and faulting it in unless the populater
+ * (FILL_AHEAD) does that on another thread. */
+static bool read_instead(const struct fh_mapping *m, int fd, off_t pos,
+			 const struct window *w, long page, bool ahead)
+{
+	const uintptr_t huge = 2u << 20;
+	uintptr_t at = ((uintptr_t)w->p + huge - 1) & ~(huge - 1);
+
+	if (!m->buf || m->feed == FH_FEED_MAP)
+		return false;
+	if (m->feed == FH_FEED_READ)
+		return true;
+	/* A window not cached yet is left to the disk path. */
+	if (!fh_os_resident(w->p + w->len - 1))
+		return false;
+	if (at >= (uintptr_t)w->p + w->len)
+		at = (uintptr_t)w->p & ~(uintptr_t)(page - 1);
+	/* A page that cannot be had is met, and told, by the hashing. */
+	if (fh_os_populate((void *)at, (size_t)page) != 0 ||
+	    fh_os_huge_mapped((const void *)at) != 0 ||
+	    !calibrate(m, fd, pos, w, page))
+		return false;
+	return reads_small(ahead);
+}
 
 /* How a window's pages are faulted in. */
 enum fill {
@@ -213,14 +357,22 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 	w->map = mmap(NULL, w->maplen, PROT_READ, MAP_SHARED, fd, base);
 	if (w->map == MAP_FAILED)
 		return errno;
+	w->p = (const uint8_t *)w->map + skip;
 	posix_madvise(w->map, w->maplen, POSIX_MADV_SEQUENTIAL);
-	if (fill == FILL_NOW)
-		fh_os_populate(w->map, w->maplen);
 	/* A file read in order is cached up to some point: its windows'
 	 * last pages tell when that point is passed. */
 	if (fill != FILL_NOW && !*cold &&
 	    !fh_os_resident((const uint8_t *)w->map + w->maplen - 1))
 		*cold = true;
+	if ((!*cold || m->feed == FH_FEED_READ) &&
+	    read_instead(m, fd, pos, w, page, fill == FILL_AHEAD && m->pop)) {
+		munmap(w->map, w->maplen);
+		w->map = NULL;
+		w->p = NULL;
+		return 0;
+	}
+	if (fill == FILL_NOW)
+		fh_os_populate(w->map, w->maplen);
 	/* From a disk, faults wait: the populater waits instead, while the
 	 * window before is hashed. */
 	if (fill == FILL_ON_DEMAND && *cold && m->pop)
@@ -244,7 +396,6 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 	    !pop_queue(m->pop, (struct pop_request){ w->map, w->maplen, -1, 0 },
 		       false))
 		posix_madvise(w->map, w->maplen, POSIX_MADV_WILLNEED);
-	w->p = (const uint8_t *)w->map + skip;
 	return 0;
 }
 
@@ -270,6 +421,29 @@ static void hash_pieces(void *arg)
 		fh_update(h->ctx, h->w->p + at, n);
 		fh_meter_add(h->meter, n);
 	}
+}
+
+/* A window read, not mapped: [POS, POS + LEN) of FD into CTX through
+ * the thread's buffer.  Returns 0, an errno value, or FH_ESHRANK where
+ * the file ends before the window does. */
+static int read_window(const struct fh_mapping *m, int fd, fh_ctx *ctx,
+		       off_t pos, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		size_t want = len - at < m->bufsize ? len - at : m->bufsize;
+		ssize_t n = pread(fd, m->buf, want, pos + (off_t)at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return FH_ESHRANK;
+		fh_update(ctx, m->buf, (size_t)n);
+		fh_meter_add(m->meter, (uint64_t)n);
+		at += (size_t)n;
+	}
+	return 0;
 }
 
 /* Why a window of FD failed, [FROM, TO) of a file that had SIZE bytes:
@@ -315,33 +489,38 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		return FH_ENOMAP;
 	if (team)
 		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p,
-				  cur.len);
+				  cur.len, fd, *pos);
 	for (;;) {
 		off_t after = *pos + (off_t)cur.len;
 		bool ahead = after < end && later != FILL_NOW &&
 			     map_window(m, fd, after, end, &next, later, cold,
 					ticket) == 0;
+		int err = 0;
 
 		if (ahead && team)
 			fh_kt_team_submit(team, ctx, next.map, next.maplen,
-					  next.p, next.len);
+					  next.p, next.len, fd, after);
 		struct piecewise h = { ctx, &cur, m->meter };
-		bool whole = team ? fh_kt_team_retire(team, ctx)
-				  : fh_guard_run(cur.map, cur.maplen,
-						 hash_pieces, &h);
+		bool whole = team      ? fh_kt_team_retire(team, ctx)
+			   : !cur.map ? !(err = read_window(m, fd, ctx, *pos,
+							    cur.len))
+				      : fh_guard_run(cur.map, cur.maplen,
+						     hash_pieces, &h);
 
-		munmap(cur.map, cur.maplen);
+		if (cur.map)
+			munmap(cur.map, cur.maplen);
 		if (!whole) {
 			/* A team that failed holds no window any more; either
 			 * of its two may have been the one. */
 			off_t to = after;
 
 			if (ahead) {
-				munmap(next.map, next.maplen);
+				if (next.map)
+					munmap(next.map, next.maplen);
 				if (team)
 					to += (off_t)next.len;
 			}
-			return fault_cause(fd, *pos, to, end);
+			return err ? err : fault_cause(fd, *pos, to, end);
 		}
 		*pos = after;
 		if (team)
@@ -354,10 +533,27 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 				return FH_ENOMAP;
 			if (team)
 				fh_kt_team_submit(team, ctx, next.map,
-						  next.maplen, next.p, next.len);
+						  next.maplen, next.p, next.len,
+						  fd, after);
 		}
 		cur = next;
 	}
+}
+
+bool fh_window_costs(char *line, size_t n)
+{
+	if (atomic_load(&small_cost.state) != 2)
+		return false;
+	snprintf(line, n,
+		 "small pages: %llu ns to fault one in, %llu to touch it, %llu "
+		 "to read it; a cached window of them is %s",
+		 (unsigned long long)small_cost.pop,
+		 (unsigned long long)small_cost.touch,
+		 (unsigned long long)small_cost.copy,
+		 reads_small(true)    ? "read"
+		 : reads_small(false) ? "read, unless the populater faults it in"
+				      : "mapped");
+	return true;
 }
 
 int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
@@ -370,7 +566,7 @@ int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 
 	if (ctx->algo->cv_bytes && m->kt_threads > 1 &&
 	    end - *pos >= (off_t)FH_KT_TEAM_MIN)
-		team = fh_kt_team_new(m->kt_threads);
+		team = fh_kt_team_new(m->kt_threads, m->buf != NULL);
 	err = hash_windows(m, fd, ctx, team, pos, end, &cold, &ticket);
 	fh_kt_team_free(team);
 	/* The descriptor outlives the populater's last request for it. */

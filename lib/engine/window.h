@@ -2,15 +2,20 @@
  * FH_MAP_WINDOW bytes mapped one after another, so the resident set stays
  * a few windows whatever the file's size.  The next window is mapped and
  * faulted in (by the populater thread) while one is hashed, and a large
- * KT128/KT256 file is hashed by a team of threads.  A page that cannot
+ * KT128/KT256 file is hashed by a team of threads.  A cached window whose
+ * pages the system would map small is read into the thread's buffer
+ * instead (see enum fh_feed).  A page that cannot
  * be had (the file shrank, or its read failed) becomes a clean error of
  * the file.  Internal to the engine: fh_input_hash uses it. */
 #ifndef FH_WINDOW_H
 #define FH_WINDOW_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "engine.h"
 #include "fhsum.h"
 #include "meter.h"
 
@@ -38,6 +43,9 @@ struct fh_mapping {
 	/* Threads that may hash the leaves of a KT128/KT256 file together
 	 * (kt_team.h); 0 or 1: this thread alone. */
 	unsigned kt_threads;
+	enum fh_feed feed;        /* which cached windows are read instead */
+	uint8_t *buf;             /* this thread's buffer, for windows read; */
+	size_t bufsize;           /* NULL: every window is mapped */
 };
 
 /* fh_window_hash's word that a window could not be mapped: CTX holds
@@ -53,5 +61,9 @@ enum { FH_ENOMAP = -2 };
  * read(2) gives it, EIO for a bad sector). */
 int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		   off_t *pos, off_t end);
+
+/* Once a run has measured what a small page costs (see enum fh_feed),
+ * writes a line on it into LINE (N bytes) and returns true. */
+bool fh_window_costs(char *line, size_t n);
 
 #endif

@@ -149,6 +149,43 @@ shrink_run() {
 	[ ! -s got.out ] || fail "stdout: $(cat got.out)"
 }
 
+@test "engine: a file whose windows are read rather than mapped that shrinks fails with 'file shrank', alone and on a KT128 team" {
+	printf 'x' >before; printf 'y' >after
+	FHSUM_FEED=read shrink_run 3G -a md5 -j1 before shrink after
+	md5sum before after >ref.out
+	diff -u ref.out got.out
+	FHSUM_FEED=read shrink_run 40G -a kt128 -j2 shrink
+	[ ! -s got.out ] || fail "stdout: $(cat got.out)"
+}
+
+@test "engine: windows read, mapped or chosen (FHSUM_FEED) give md5sum's MD5 and hashlib's SHA3-256, alone, from an offset and on a KT128 team" {
+	command -v python3 >/dev/null || skip "python3 not available"
+	local feed j ref bad=0
+	# Three windows and a tail; the KT128 team starts at 4 MiB.
+	head -c 20971529 /dev/urandom >big
+	md5sum big >md5.want
+	(head -c 4097 >/dev/null; md5sum) <big >md5.off
+	python3 -c '
+import hashlib, sys
+print(hashlib.sha3_256(open(sys.argv[1], "rb").read()).hexdigest() + "  big")
+' big >sha3.want
+	# KT128 read whole (--no-mmap), the path the vector tests cover.
+	ref=$(fhsum -a kt128 -j1 --no-mmap big) || return 1
+	for feed in read map auto; do
+		for j in 1 2; do
+			[ "$(FHSUM_FEED=$feed fhsum -a md5 -j$j big)" = "$(cat md5.want)" ] ||
+				{ echo "md5 $feed -j$j" >&2; bad=1; }
+			[ "$(FHSUM_FEED=$feed fhsum -a sha3-256 -j$j big)" = "$(cat sha3.want)" ] ||
+				{ echo "sha3-256 $feed -j$j" >&2; bad=1; }
+			[ "$(FHSUM_FEED=$feed fhsum -a kt128 -j$j big)" = "$ref" ] ||
+				{ echo "kt128 $feed -j$j" >&2; bad=1; }
+		done
+		[ "$( (head -c 4097 >/dev/null; FHSUM_FEED=$feed fhsum -a md5 -) <big)" = "$(cat md5.off)" ] ||
+			{ echo "md5 $feed from offset 4097" >&2; bad=1; }
+	done
+	return $bad
+}
+
 @test "engine: a listed file that shrinks while checked is FAILED open or read" {
 	truncate -s 3G shrink
 	printf '%s  shrink\n' 00000000000000000000000000000000 >sums

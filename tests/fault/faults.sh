@@ -6,9 +6,10 @@
 # window, an open refused (EACCES, EIO), short reads, a shrink or a
 # growth while it is read, slow answers.  Every way fhsum reads a file
 # meets every fault: the lone mapped file (default -j, -j1, -j2, which
-# gives KT128 a thread team), --io-depth=1, the SIMD lanes (bad among
-# good files), --no-mmap, standard input and -c; with MD5, SHA3-256 and
-# KT128.  Each case checks stdout, stderr and the exit status against
+# gives KT128 a thread team), its windows read rather than mapped
+# (FHSUM_FEED=read, alone and by a team), --io-depth=1, the SIMD lanes
+# (bad among good files), --no-mmap, standard input and -c; with MD5,
+# SHA3-256 and KT128.  Each case checks stdout, stderr and the exit status against
 # what GNU md5sum would print (error lines in its form, the good files'
 # lines from independent digests) and a time bound; a run that outlives
 # it is killed and fails.  Then SIGINT and SIGTERM must end a run that
@@ -156,7 +157,8 @@ FAULTS=(
 	"grow|grow=2097152:$GROW_FROM|grow||10"
 	"slow|slow=20|ok||20"
 )
-# Paths: NAME|OPTIONS|OPERANDS, OPERANDS one of lone (bad), lanes (bad
+# Paths: NAME|OPTIONS|OPERANDS (OPTIONS: words NAME=VALUE go to fhsum's
+# environment), OPERANDS one of lone (bad), lanes (bad
 # among good files of every size), pair (a good file, then bad), stdin
 # (bad on standard input), check (-c of a list of bad and good files).
 PATHS=(
@@ -166,10 +168,12 @@ PATHS=(
 	"depth1|--io-depth=1|lone"
 	"lanes||lanes"
 	"nommap|--no-mmap|pair"
+	"feedread|FHSUM_FEED=read -j1|lone"
+	"feedteam|FHSUM_FEED=read -j2|pair"
 	"stdin||stdin"
 	"check||check"
 )
-QUICK_CASES=" md5/one md5/j2 md5/lanes md5/nommap md5/stdin md5/check kt128/j2 sha3-256/lanes "
+QUICK_CASES=" md5/one md5/j2 md5/lanes md5/nommap md5/feedread md5/stdin md5/check kt128/j2 kt128/feedteam sha3-256/lanes "
 QUICK_FAULTS=" eio-first eio-later eacces short shrink grow slow "
 
 # want_case PREFIX ALGO MODE KIND MESSAGE [PREFIXLEN]: PREFIX.out, .err
@@ -219,9 +223,13 @@ want_case() {
 # args_for ALGO MODE OPTIONS: the command line (ARGS) and standard input
 # (STDIN) of a case.
 args_for() {
-	local algo=$1 mode=$2 opts
+	local algo=$1 mode=$2 opts o
 	read -r -a opts <<<"$3"
-	ARGS=(-a "$algo" "${opts[@]}")
+	ARGS=(-a "$algo")
+	FH_ENV=()
+	for o in "${opts[@]}"; do
+		if [[ $o == [A-Z]*=* ]]; then FH_ENV+=("$o"); else ARGS+=("$o"); fi
+	done
 	STDIN=/dev/null
 	case $mode in
 	stdin) STDIN=$MNT/bad ;;
