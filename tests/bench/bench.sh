@@ -6,8 +6,8 @@
 # them alike.  Prints Markdown tables of median wall time, ratio to fhsum,
 # ratio to the read ceiling and peak RSS.
 #
-#   tests/bench/bench.sh [-c] [-r ROUNDS] [-d DATADIR] [-a ALGO]
-#                        [-B LABEL=FHSUM]... [SET...]
+#   tests/bench/bench.sh [-c] [-F small|huge] [-r ROUNDS] [-d DATADIR]
+#                        [-a ALGO] [-B LABEL=FHSUM]... [SET...]
 #
 # SETs: big (one 1 GiB file), medium (4096 x 128 KiB), small (100,000 x
 # 1 KiB), sparse (a 16 GiB sparse file), names (1,000,000 names through
@@ -24,16 +24,31 @@
 # /proc/sys/vm/drop_caches) before every run of every command; this needs
 # root, and the script says it skipped when it cannot.
 #
+# -F puts the big file, before every run of every command, in one state
+# of the page cache: huge (in 2 MiB folios: the cache dropped, memory
+# compacted, the file read in order; needs root) or small (in 4 KiB
+# folios: the file dropped, then read in 4 KiB pieces in random order by
+# tests/bench/smallfolios.c).
+# A mapped file costs the hashing thread per page, so every figure of one
+# large file is given in both states; each run finds pages never mapped
+# yet, as a file just written or downloaded has them.
+#
+# Each row gives the median wall time and the median CPU time (user +
+# system, of every thread).
+#
 # The read ceiling: readceil (tests/bench/readceil.c) reads every file of
 # the set whole with 32 and with 128 threads and hashes nothing; the
 # "ceiling" column is each command's time over the faster of the two.
 set -euo pipefail
 
-rounds=5 data=${TMPDIR:-/tmp}/fhsum-bench algo=md5 cold=0
+rounds=5 data=${TMPDIR:-/tmp}/fhsum-bench algo=md5 cold=0 folio= prep=
 alts=()
-while getopts cr:d:a:B: opt; do
+while getopts cF:r:d:a:B: opt; do
 	case $opt in
 	c) cold=1 ;;
+	F) [[ $OPTARG == small || $OPTARG == huge ]] ||
+		{ echo "bench: -F small or -F huge" >&2; exit 2; }
+	   folio=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	d) data=$OPTARG ;;
 	a) algo=$OPTARG ;;
@@ -62,10 +77,32 @@ if ((cold)); then
 	fi
 fi
 
-readceil=$data/readceil
-if [ ! -x "$readceil" ] || [ "$here/tests/bench/readceil.c" -nt "$readceil" ]; then
-	cc -O2 -pthread "$here/tests/bench/readceil.c" -o "$readceil"
+if [ "$folio" = huge ]; then
+	if [ "$(id -u)" != 0 ] || ! { sync && echo 3 >/proc/sys/vm/drop_caches &&
+		echo 1 >/proc/sys/vm/compact_memory; } 2>/dev/null; then
+		echo "bench: -F huge skipped: dropping the page cache and compacting" \
+			"memory need root"
+		exit 0
+	fi
 fi
+[ -n "$folio" ] && ((cold)) && { echo "bench: -F and -c exclude each other" >&2; exit 2; }
+
+# set_folio STATE FILE: puts FILE in the page cache in STATE (see -F).
+set_folio() {
+	if [ "$1" = huge ]; then
+		sync && echo 3 >/proc/sys/vm/drop_caches && echo 1 >/proc/sys/vm/compact_memory
+		cat "$2" >/dev/null
+	else
+		"$smallfolios" "$2"
+	fi
+}
+
+readceil=$data/readceil smallfolios=$data/smallfolios
+for tool in readceil smallfolios; do
+	if [ ! -x "$data/$tool" ] || [ "$here/tests/bench/$tool.c" -nt "$data/$tool" ]; then
+		cc -O2 -pthread "$here/tests/bench/$tool.c" -o "$data/$tool"
+	fi
+done
 
 # Data sets, made once and kept in DATADIR.
 make_files() { # DIR COUNT SIZE
@@ -105,13 +142,14 @@ prepare() {
 # Exit status 1 is allowed (md5sum -c over an installed system finds
 # changed configuration files); anything else stops the benchmark.
 # Wall time from the shell's clock in microseconds (GNU time's %e has only
-# hundredths), peak RSS from GNU time.
+# hundredths), CPU time (user + system) and peak RSS from GNU time.
 run() {
 	local name=$1 rc=0 t0 t1
 	shift
 	((cold)) && sync && echo 3 >/proc/sys/vm/drop_caches
+	[ -n "$prep" ] && $prep
 	t0=${EPOCHREALTIME/[.,]/}
-	/usr/bin/time -f '%M' -o "$data/time.out" bash -c "$*" >/dev/null 2>"$data/err.out" || rc=$?
+	/usr/bin/time -f '%U %S %M' -o "$data/time.out" bash -c "$*" >/dev/null 2>"$data/err.out" || rc=$?
 	t1=${EPOCHREALTIME/[.,]/}
 	if ((rc > 1)); then
 		echo "bench: '$*' failed (exit $rc):" >&2
@@ -133,6 +171,7 @@ warm_up() { ((cold)) || "$@" >/dev/null 2>&1 || true; }
 bench() {
 	local set=$1 dir n
 	local -a names=() cmds=()
+	prep=
 	add() { names+=("$1"); cmds+=("$2"); }
 	# add_fh NAME COMMAND: a row of this fhsum, and one per -B binary.
 	add_fh() {
@@ -155,10 +194,12 @@ bench() {
 			# One file on every core: the scaling, and the SHA-3
 			# it stands in for.
 			add "fhsum -a $algo -j1" "$fhsum -a $algo -j1 '$data/big'"
+			add "fhsum -a $algo --no-mmap -j1" "$fhsum -a $algo --no-mmap -j1 '$data/big'"
 			have taskset && add "fhsum -a $algo -j1, one core" \
 				"taskset -c 0 $fhsum -a $algo -j1 '$data/big'"
 			add "fhsum -a sha3-256" "$fhsum -a sha3-256 '$data/big'"
 		else
+			add "fhsum -a $algo -j1" "$fhsum -a $algo -j1 '$data/big'"
 			have openssl && add "openssl dgst -$algo" "openssl dgst -$algo '$data/big'"
 			have rhash && add "rhash --$algo" "rhash --$algo '$data/big'"
 		fi
@@ -166,6 +207,7 @@ bench() {
 		echo "$data/big" >"$data/big.list"
 		ceiling "$data/big.list" /
 		warm_up cat "$data/big"
+		[ -n "$folio" ] && prep="set_folio $folio $data/big"
 		;;
 	medium | small)
 		dir=$data/$set
@@ -217,25 +259,28 @@ bench() {
 			fi
 		done
 	done
-	printf '\n### %s (%s, %s rounds%s)\n\n' "$set" "$( ((cold)) && echo cold || echo warm)" \
+	printf '\n### %s (%s%s, %s rounds%s)\n\n' "$set" "$( ((cold)) && echo cold || echo warm)" \
+		"${prep:+, $folio folios: FileHugePages $(awk '/^FileHugePages/ { print $2, $3 }' /proc/meminfo) after the last run}" \
 		"$rounds" "$( ((reps > 1)) && echo ", $reps runs per timing")"
-	echo "| command | median s | ratio to fhsum | to the read ceiling | peak RSS MiB |"
-	echo "|---|---:|---:|---:|---:|"
+	echo "| command | median s | ratio to fhsum | to the read ceiling | CPU s | peak RSS MiB |"
+	echo "|---|---:|---:|---:|---:|---:|"
 	python3 - "$log" "${names[0]}" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
-    *name, secs, kib = line.split()
-    rows.setdefault(" ".join(name), []).append((float(secs), int(kib)))
-med = {name: statistics.median(s for s, _ in runs) for name, runs in rows.items()}
+    *name, secs, user, system, kib = line.split()
+    rows.setdefault(" ".join(name), []).append(
+        (float(secs), int(kib), float(user) + float(system)))
+med = {name: statistics.median(r[0] for r in runs) for name, runs in rows.items()}
 ref = med[sys.argv[2]]
 ceils = [m for name, m in med.items() if name.startswith("read ceiling")]
 ceil = min(ceils) if ceils else None
 for name, runs in rows.items():
-    rss = max(k for _, k in runs) / 1024
+    rss = max(r[1] for r in runs) / 1024
+    cpu = statistics.median(r[2] for r in runs)
     ratio = med[name] / ref if ref > 0 else float("nan")
     to_ceil = "%.2fx" % (med[name] / ceil) if ceil else ""
-    print(f"| {name} | {med[name]:.4f} | {ratio:.2f}x | {to_ceil} | {rss:.1f} |")
+    print(f"| {name} | {med[name]:.4f} | {ratio:.2f}x | {to_ceil} | {cpu:.2f} | {rss:.1f} |")
 PY
 }
 
