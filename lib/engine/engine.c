@@ -388,6 +388,7 @@ static void *worker(void *arg)
 	struct engine *e = w->e;
 	struct fh_reader r = {
 		.no_mmap = e->no_mmap || e->seq,
+		.seq = e->seq,
 		.feed = e->feed,
 		.bufsize = e->seq ? FH_SEQ_READ_SIZE : FH_READ_SIZE,
 		.meter = w->meter,

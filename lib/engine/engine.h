@@ -33,16 +33,19 @@ struct fh_progress {
 #define FH_IO_DEPTH_MAX 1024
 
 /* How the cached windows of a large file reach the hashing threads.
- * Mapped, a small page costs its first touch, which some hypervisors
- * make dear: with 4 KiB folios, one cached GiB took 1.6x the user time
- * of MD5 and 5x that of the KT128 lanes over read buffers (AMD Zen 5 with
- * a paravirtualised MMU), where 2 MiB folios cost nothing over them.  A
- * read costs a copy instead (0.1 to 0.25 s a GiB, AMD Zen 3 and 5).  So a
- * cached window is mapped only where the system maps it with huge pages,
- * and cold windows are mapped, for the readahead the disk path has. */
+ * Mapped, a small page costs a fault-in and a first touch, which some
+ * hypervisors make dear: with 4 KiB folios, one cached GiB took 1.6x the
+ * user time of MD5 and 5x that of the KT128 lanes over read buffers (AMD
+ * Zen 5 with a paravirtualised MMU: a touch some 3.4 us a page), where
+ * 2 MiB folios cost nothing over them; on a Zen 3 a touch cost 0.04 us
+ * and mapping stayed ahead.  A read costs a copy instead (0.1 to 0.25 s a
+ * GiB, 0.46 to 1.2 us a page, AMD Zen 3 and 5).  So a window of huge
+ * pages is mapped, a window of small ones is read where the costs
+ * measured on this machine say a read is clearly cheaper (window.c), and
+ * cold windows are mapped, for the readahead the disk path has. */
 enum fh_feed {
-	FH_FEED_AUTO,   /* read a cached window unless it maps huge; a system
-			 * that cannot tell maps every window */
+	FH_FEED_AUTO,   /* as above; a system that cannot tell how pages are
+			 * mapped maps every window */
 	FH_FEED_MAP,    /* map every window (for comparisons) */
 	FH_FEED_READ,   /* read every window, cold ones too (for tests) */
 };

@@ -14,6 +14,7 @@
 #include "input.h"
 #include "kernel.h"
 #include "kt.h"
+#include "kt_team.h"
 #include "os.h"
 #include "window.h"
 
@@ -124,6 +125,23 @@ ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
 	return got;
 }
 
+int fh_pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	for (size_t at = 0; at < len;) {
+		ssize_t n = pread(fd, (uint8_t *)buf + at, len - at,
+				  off + (off_t)at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return FH_ESHRANK;
+		at += (size_t)n;
+	}
+	return 0;
+}
+
 int fh_input_check_end(const struct fh_input *in, uint64_t total)
 {
 	struct stat st;
@@ -170,14 +188,22 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		off_t pos = in->is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
 		off_t end = (off_t)in->size;
 
-		if (r->no_mmap) {
+		/* Read, not mapped, a lone large KT input still has its
+		 * team, each thread reading the leaves it claims; not at
+		 * depth 1, whose disk wants one reader in order. */
+		bool team_reads = r->no_mmap && !r->seq && algo->cv_bytes &&
+				  r->kt_threads > 1 &&
+				  end - pos >= (off_t)FH_KT_TEAM_MIN;
+
+		if (r->no_mmap)
 			fh_os_read_sequential(in->fd);
-		} else if (pos >= 0 && end - pos >= (off_t)FH_MAP_MIN) {
+		if ((!r->no_mmap || team_reads) && pos >= 0 &&
+		    end - pos >= (off_t)FH_MAP_MIN) {
 			const struct fh_mapping m = {
 				.pop = r->pop,
 				.meter = r->meter,
 				.kt_threads = r->kt_threads,
-				.feed = r->feed,
+				.feed = team_reads ? FH_FEED_READ : r->feed,
 				.buf = r->buf,
 				.bufsize = r->bufsize,
 			};

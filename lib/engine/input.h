@@ -47,6 +47,11 @@ static inline void *fh_buf_alloc(size_t n)
 	return posix_memalign(&p, 4096, n) == 0 ? p : NULL;
 }
 
+/* Reads LEN bytes of FD at OFF into BUF (pread, again after a short
+ * read or EINTR): 0, an errno value, or FH_ESHRANK where the file ends
+ * first. */
+int fh_pread_full(int fd, void *buf, size_t len, off_t off);
+
 /* The descriptors the engine holds open, against a limit under
  * RLIMIT_NOFILE: the I/O stage and the lanes open no more than that. */
 struct fh_fds {
@@ -68,6 +73,7 @@ struct fh_reader {
 	uint8_t *buf;           /* read buffer, BUFSIZE bytes */
 	size_t bufsize;
 	bool no_mmap;
+	bool seq;               /* I/O depth 1: one reader, in order */
 	enum fh_feed feed;      /* which windows are read (window.h) */
 	struct fh_meter *meter; /* counts the bytes hashed; may be NULL */
 	struct fh_populater *pop; /* may be NULL: windows are faulted in here */

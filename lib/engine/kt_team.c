@@ -17,10 +17,8 @@
  * claim's leaves, and its bytes before and after the leaves by the caller.
  * Memory is the chaining values of the windows held and a buffer a
  * thread, whatever the file's size. */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "guard.h"
 #include "input.h"
@@ -110,22 +108,6 @@ static void hash_claim(void *arg)
 		     w->cvs + c->first * t->algo->cv_bytes);
 }
 
-/* Reads LEN bytes of FD at OFF into BUF: false where the read fails or
- * the file ends first. */
-static bool read_all(int fd, uint8_t *buf, size_t len, off_t off)
-{
-	for (size_t at = 0; at < len;) {
-		ssize_t n = pread(fd, buf + at, len - at, off + (off_t)at);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		at += (size_t)n;
-	}
-	return true;
-}
-
 /* Claim C of a window read: its leaves into BUF, then hashed there. */
 static bool read_claim(const struct claim *c, uint8_t *buf)
 {
@@ -133,7 +115,7 @@ static bool read_claim(const struct claim *c, uint8_t *buf)
 	const struct window *w = c->w;
 	off_t off = w->off + (off_t)(w->lead + c->first * FH_KT_CHUNK);
 
-	if (!read_all(w->fd, buf, c->n * FH_KT_CHUNK, off))
+	if (fh_pread_full(w->fd, buf, c->n * FH_KT_CHUNK, off) != 0)
 		return false;
 	fh_kt_leaves(t->algo, t->single, t->multi, buf, c->n,
 		     w->cvs + c->first * t->algo->cv_bytes);
@@ -296,7 +278,7 @@ static bool update_read(fh_ctx *ctx, int fd, uint8_t *buf, off_t off,
 	for (size_t at = 0; at < len; at += room) {
 		size_t n = len - at < room ? len - at : room;
 
-		if (!read_all(fd, buf, n, off + (off_t)at))
+		if (fh_pread_full(fd, buf, n, off + (off_t)at) != 0)
 			return false;
 		fh_update(ctx, buf, n);
 	}

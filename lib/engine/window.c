@@ -24,6 +24,7 @@
 
 #include "engine.h"
 #include "guard.h"
+#include "input.h"
 #include "kt.h"
 #include "kt_team.h"
 #include "os.h"
@@ -227,16 +228,11 @@ static uint64_t least(uint64_t a, uint64_t b)
 static bool read_through(const struct fh_mapping *m, int fd, off_t off,
 			 size_t len)
 {
-	for (size_t done = 0; done < len;) {
-		size_t want = len - done < m->bufsize ? len - done : m->bufsize;
-		ssize_t got = pread(fd, m->buf, want, off + (off_t)done);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
+	for (size_t at = 0; at < len; at += m->bufsize)
+		if (fh_pread_full(fd, m->buf,
+				  len - at < m->bufsize ? len - at : m->bufsize,
+				  off + (off_t)at) != 0)
 			return false;
-		done += (size_t)got;
-	}
 	return true;
 }
 
@@ -314,8 +310,6 @@ static bool read_instead(const struct fh_mapping *m, int fd, off_t pos,
 
 	if (!m->buf || m->feed == FH_FEED_MAP)
 		return false;
-	if (m->feed == FH_FEED_READ)
-		return true;
 	/* A window not cached yet is left to the disk path. */
 	if (!fh_os_resident(w->p + w->len - 1))
 		return false;
@@ -354,6 +348,11 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 
 	w->len = end - pos < FH_MAP_WINDOW ? (size_t)(end - pos) : FH_MAP_WINDOW;
 	w->maplen = skip + w->len;
+	if (m->feed == FH_FEED_READ && m->buf) {
+		w->map = NULL;
+		w->p = NULL;
+		return 0;
+	}
 	w->map = mmap(NULL, w->maplen, PROT_READ, MAP_SHARED, fd, base);
 	if (w->map == MAP_FAILED)
 		return errno;
@@ -364,7 +363,7 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 	if (fill != FILL_NOW && !*cold &&
 	    !fh_os_resident((const uint8_t *)w->map + w->maplen - 1))
 		*cold = true;
-	if ((!*cold || m->feed == FH_FEED_READ) &&
+	if (!*cold &&
 	    read_instead(m, fd, pos, w, page, fill == FILL_AHEAD && m->pop)) {
 		munmap(w->map, w->maplen);
 		w->map = NULL;
@@ -429,19 +428,14 @@ static void hash_pieces(void *arg)
 static int read_window(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		       off_t pos, size_t len)
 {
-	for (size_t at = 0; at < len;) {
-		size_t want = len - at < m->bufsize ? len - at : m->bufsize;
-		ssize_t n = pread(fd, m->buf, want, pos + (off_t)at);
+	for (size_t at = 0; at < len; at += m->bufsize) {
+		size_t n = len - at < m->bufsize ? len - at : m->bufsize;
+		int err = fh_pread_full(fd, m->buf, n, pos + (off_t)at);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return FH_ESHRANK;
-		fh_update(ctx, m->buf, (size_t)n);
-		fh_meter_add(m->meter, (uint64_t)n);
-		at += (size_t)n;
+		if (err)
+			return err;
+		fh_update(ctx, m->buf, n);
+		fh_meter_add(m->meter, n);
 	}
 	return 0;
 }

@@ -23,10 +23,15 @@ static atomic_size_t turn;
 
 static void *reader(void *arg)
 {
-	char *buf = malloc(READ_SIZE);
+	/* On a page boundary, as fhsum's buffers: the kernel's copy into one
+	 * 16 bytes off a 64-byte boundary, where malloc puts a large block,
+	 * took 3x the time on AMD Zen 3. */
+	char *buf = NULL;
 	size_t i;
 
 	(void)arg;
+	if (posix_memalign((void **)&buf, 4096, READ_SIZE) != 0)
+		buf = NULL;
 	while (buf && (i = atomic_fetch_add(&turn, 1)) < count) {
 		int fd = open(names[i], O_RDONLY | O_CLOEXEC);
 

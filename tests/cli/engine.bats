@@ -158,7 +158,7 @@ shrink_run() {
 	[ ! -s got.out ] || fail "stdout: $(cat got.out)"
 }
 
-@test "engine: windows read, mapped or chosen (FHSUM_FEED) give md5sum's MD5 and hashlib's SHA3-256, alone, from an offset and on a KT128 team" {
+@test "engine: windows read, mapped or chosen (FHSUM_FEED), and --no-mmap teams, give md5sum's MD5, hashlib's SHA3-256 and one KT128, alone, from an offset and on a team" {
 	command -v python3 >/dev/null || skip "python3 not available"
 	local feed j ref bad=0
 	# Three windows and a tail; the KT128 team starts at 4 MiB.
@@ -183,6 +183,11 @@ print(hashlib.sha3_256(open(sys.argv[1], "rb").read()).hexdigest() + "  big")
 		[ "$( (head -c 4097 >/dev/null; FHSUM_FEED=$feed fhsum -a md5 -) <big)" = "$(cat md5.off)" ] ||
 			{ echo "md5 $feed from offset 4097" >&2; bad=1; }
 	done
+	# --no-mmap: a lone KT128 file's team reads the leaves it claims.
+	[ "$(fhsum -a kt128 -j2 --no-mmap big)" = "$ref" ] || { echo "kt128 --no-mmap -j2" >&2; bad=1; }
+	[ "$( (head -c 4097 >/dev/null; fhsum -a kt128 -j2 --no-mmap -) <big)" = \
+		"$( (head -c 4097 >/dev/null; fhsum -a kt128 -j1 --no-mmap -) <big)" ] ||
+		{ echo "kt128 --no-mmap -j2 from offset 4097" >&2; bad=1; }
 	return $bad
 }
 

@@ -8,7 +8,8 @@
 # meets every fault: the lone mapped file (default -j, -j1, -j2, which
 # gives KT128 a thread team), its windows read rather than mapped
 # (FHSUM_FEED=read, alone and by a team), --io-depth=1, the SIMD lanes
-# (bad among good files), --no-mmap, standard input and -c; with MD5,
+# (bad among good files), --no-mmap (after a good file, and alone with
+# -j2, where KT128's team reads), standard input and -c; with MD5,
 # SHA3-256 and KT128.  Each case checks stdout, stderr and the exit status against
 # what GNU md5sum would print (error lines in its form, the good files'
 # lines from independent digests) and a time bound; a run that outlives
@@ -170,10 +171,11 @@ PATHS=(
 	"nommap|--no-mmap|pair"
 	"feedread|FHSUM_FEED=read -j1|lone"
 	"feedteam|FHSUM_FEED=read -j2|pair"
+	"nommapj2|--no-mmap -j2|lone"
 	"stdin||stdin"
 	"check||check"
 )
-QUICK_CASES=" md5/one md5/j2 md5/lanes md5/nommap md5/feedread md5/stdin md5/check kt128/j2 kt128/feedteam sha3-256/lanes "
+QUICK_CASES=" md5/one md5/j2 md5/lanes md5/nommap md5/feedread md5/stdin md5/check kt128/j2 kt128/feedteam kt128/nommapj2 sha3-256/lanes "
 QUICK_FAULTS=" eio-first eio-later eacces short shrink grow slow "
 
 # want_case PREFIX ALGO MODE KIND MESSAGE [PREFIXLEN]: PREFIX.out, .err
