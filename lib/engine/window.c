@@ -224,16 +224,24 @@ static uint64_t least(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Reads LEN bytes of FD at OFF through M's buffer: false if it cannot. */
-static bool read_through(const struct fh_mapping *m, int fd, off_t off,
-			 size_t len)
+/* A window read, not mapped: [POS, POS + LEN) of FD into CTX (NULL:
+ * only read) through the thread's buffer.  Returns 0, an errno value, or
+ * FH_ESHRANK where the file ends before the window does. */
+static int read_window(const struct fh_mapping *m, int fd, fh_ctx *ctx,
+		       off_t pos, size_t len)
 {
-	for (size_t at = 0; at < len; at += m->bufsize)
-		if (fh_pread_full(fd, m->buf,
-				  len - at < m->bufsize ? len - at : m->bufsize,
-				  off + (off_t)at) != 0)
-			return false;
-	return true;
+	for (size_t at = 0; at < len; at += m->bufsize) {
+		size_t n = len - at < m->bufsize ? len - at : m->bufsize;
+		int err = fh_pread_full(fd, m->buf, n, pos + (off_t)at);
+
+		if (err)
+			return err;
+		if (ctx) {
+			fh_update(ctx, m->buf, n);
+			fh_meter_add(m->meter, n);
+		}
+	}
+	return 0;
 }
 
 /* Measures small_cost on the last pages of window W (POS: its offset in
@@ -264,7 +272,7 @@ static bool calibrate(const struct fh_mapping *m, int fd, off_t pos,
 		struct touch t = { at + f, group };
 		uint64_t t0 = now_ns(), t1, t2, t3;
 
-		ok = read_through(m, fd, off + (off_t)r, group);
+		ok = read_window(m, fd, NULL, off + (off_t)r, group) == 0;
 		t1 = now_ns();
 		ok = ok && fh_os_populate((void *)(at + f), group) == 0;
 		t2 = now_ns();
@@ -296,22 +304,21 @@ static bool reads_small(bool ahead)
 	return small_cost.copy + small_cost.copy / 4 < mapped;
 }
 
-/* Whether window W of FD at POS, just mapped and not yet faulted in, is
- * better read (see enum fh_feed).  One page of it is faulted in, at a
- * 2 MiB boundary where there is one, and the system asked how it got
- * mapped: a huge page is kept.  Small pages are read where reading one
- * costs less than touching it, and faulting it in unless the populater
- * (FILL_AHEAD) does that on another thread. */
+/* Whether the cached window W of FD at POS, just mapped and not yet
+ * faulted in, is better read (see enum fh_feed).  One page of it is
+ * faulted in, at a 2 MiB boundary where there is one, and the system
+ * asked how it got mapped: a huge page is kept.  Small pages are read
+ * where reading one costs less than touching it, and faulting it in
+ * unless the populater (FILL_AHEAD) does that on another thread.  Once
+ * the costs say small pages are mapped too, nothing is asked. */
 static bool read_instead(const struct fh_mapping *m, int fd, off_t pos,
 			 const struct window *w, long page, bool ahead)
 {
 	const uintptr_t huge = 2u << 20;
 	uintptr_t at = ((uintptr_t)w->p + huge - 1) & ~(huge - 1);
 
-	if (!m->buf || m->feed == FH_FEED_MAP)
-		return false;
-	/* A window not cached yet is left to the disk path. */
-	if (!fh_os_resident(w->p + w->len - 1))
+	if (!m->buf || m->feed == FH_FEED_MAP ||
+	    (atomic_load(&small_cost.state) == 2 && !reads_small(ahead)))
 		return false;
 	if (at >= (uintptr_t)w->p + w->len)
 		at = (uintptr_t)w->p & ~(uintptr_t)(page - 1);
@@ -359,11 +366,14 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 	w->p = (const uint8_t *)w->map + skip;
 	posix_madvise(w->map, w->maplen, POSIX_MADV_SEQUENTIAL);
 	/* A file read in order is cached up to some point: its windows'
-	 * last pages tell when that point is passed. */
-	if (fill != FILL_NOW && !*cold &&
-	    !fh_os_resident((const uint8_t *)w->map + w->maplen - 1))
+	 * last pages tell when that point is passed.  A window not cached
+	 * yet is left to the disk path, mapped. */
+	bool cached = !*cold &&
+		      fh_os_resident((const uint8_t *)w->map + w->maplen - 1);
+
+	if (fill != FILL_NOW && !cached)
 		*cold = true;
-	if (!*cold &&
+	if (cached &&
 	    read_instead(m, fd, pos, w, page, fill == FILL_AHEAD && m->pop)) {
 		munmap(w->map, w->maplen);
 		w->map = NULL;
@@ -420,24 +430,6 @@ static void hash_pieces(void *arg)
 		fh_update(h->ctx, h->w->p + at, n);
 		fh_meter_add(h->meter, n);
 	}
-}
-
-/* A window read, not mapped: [POS, POS + LEN) of FD into CTX through
- * the thread's buffer.  Returns 0, an errno value, or FH_ESHRANK where
- * the file ends before the window does. */
-static int read_window(const struct fh_mapping *m, int fd, fh_ctx *ctx,
-		       off_t pos, size_t len)
-{
-	for (size_t at = 0; at < len; at += m->bufsize) {
-		size_t n = len - at < m->bufsize ? len - at : m->bufsize;
-		int err = fh_pread_full(fd, m->buf, n, pos + (off_t)at);
-
-		if (err)
-			return err;
-		fh_update(ctx, m->buf, n);
-		fh_meter_add(m->meter, n);
-	}
-	return 0;
 }
 
 /* Why a window of FD failed, [FROM, TO) of a file that had SIZE bytes:
