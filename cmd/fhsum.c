@@ -263,8 +263,11 @@ static void apply_length(struct cli *c, const char *arg)
 		c->algo = a;
 		c->any_sha3 = false;
 		c->outlen = a->digest_bytes;
+	} else if (bits == 0) {
+		/* 0 is the default length, as in cksum 9.9. */
+		c->outlen = c->algo->digest_bytes;
 	} else if (c->algo->xof) {
-		if (bits == 0 || bits % 8 || bits > 8ull * FH_MAX_XOF_BYTES) {
+		if (bits % 8 || bits > 8ull * FH_MAX_XOF_BYTES) {
 			fh_error(0, "invalid length: %s", fh_quote(arg));
 			fh_error(0, "digest length for %s must be a multiple of 8 "
 				    "from 8 to %u", fh_quote(c->algo->tag),

@@ -14,9 +14,9 @@
 
 #include "checklist.h"
 
-/* The longest tag ("SHA3-256", "SHAKE128"), with room to spare; it bounds
- * both the tag scan in the parser and fh_format_size. */
-#define TAG_MAX 16
+/* The longest tag with a length in it ("TurboSHAKE128-1048576"), with room
+ * to spare; it bounds both the tag scan in the parser and fh_format_size. */
+#define TAG_MAX 32
 
 /* GNU's ISWHITE: only space and tab separate fields.  Other isspace()
  * characters (\v, \f, \r) make a line improper; md5sum agrees. */
@@ -63,12 +63,15 @@ static bool is_fixed_sha3(const struct fh_algo *a)
 }
 
 /* Whether BYTES is a digest length of A: fixed algorithms have one; SHAKE
- * and the others of any length have -l's, or any up to the limit. */
+ * and the others of any length have WANT's when it is not 0 (a tagged
+ * line's), else -l's, or any up to the limit. */
 static bool outlen_fits(const struct fh_list_parser *p,
-			const struct fh_algo *a, size_t bytes)
+			const struct fh_algo *a, size_t want, size_t bytes)
 {
 	if (!a->xof)
 		return bytes == (size_t)a->digest_bytes;
+	if (want)
+		return bytes == want;
 	if (p->outlen && a == p->algo)
 		return bytes == p->outlen;
 	return bytes >= 1 && bytes <= (size_t)FH_MAX_XOF_BYTES;
@@ -117,14 +120,16 @@ static size_t base64_bytes(const char *s, size_t n)
  * SHA3-256's digest, never SHA3-384's in base64 (which would have to be
  * written with hex digits alone: a chance of 1 in 10^29). */
 static bool take_digest(const struct fh_list_parser *p, const struct fh_algo *a,
-			const char *s, size_t n, struct fh_list_line *out)
+			size_t want, const char *s, size_t n,
+			struct fh_list_line *out)
 {
 	size_t bytes;
 
-	if (hex_run(s, n) == n && n % 2 == 0 && outlen_fits(p, a, n / 2)) {
+	if (hex_run(s, n) == n && n % 2 == 0 && outlen_fits(p, a, want, n / 2)) {
 		out->base64 = false;
 		out->outlen = n / 2;
-	} else if ((bytes = base64_bytes(s, n)) != 0 && outlen_fits(p, a, bytes)) {
+	} else if ((bytes = base64_bytes(s, n)) != 0 &&
+		   outlen_fits(p, a, want, bytes)) {
 		out->base64 = true;
 		out->outlen = bytes;
 	} else {
@@ -136,19 +141,53 @@ static bool take_digest(const struct fh_list_parser *p, const struct fh_algo *a,
 	return true;
 }
 
+/* The length in bits that ends a tag, "-512" in "KT128-512" (the form
+ * GNU cksum writes for "BLAKE2b-256"), as bytes of an extendable-output
+ * algorithm's digest; 0 when the N bytes at S are not that. */
+static size_t tag_bytes(const char *s, size_t n)
+{
+	size_t bits = 0;
+
+	if (n < 2 || n > 8 || s[0] != '-' || s[1] == '0')
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		bits = bits * 10 + (size_t)(s[i] - '0');
+	}
+	if (bits % 8 || bits / 8 > FH_MAX_XOF_BYTES)
+		return 0;
+	return bits / 8;
+}
+
 /* The algorithm whose tag S begins with, the tag followed by ' ' or '('
  * (SHA3-224 and SHA3-256 share a prefix, so a bare prefix test would be
- * wrong); NULL if none.  *TAGLEN gets the tag's length. */
+ * wrong); NULL if none.  *TAGLEN gets the tag's length, and *WANT the
+ * digest's length in bytes when the tag states one ("SHAKE128-256", for
+ * an extendable-output algorithm alone), else 0. */
 static const struct fh_algo *match_tag(const char *s, size_t n,
-				       size_t *taglen)
+				       size_t *taglen, size_t *want)
 {
 	size_t lim = n < TAG_MAX ? n : TAG_MAX;
 
 	for (size_t k = 1; k < lim; k++) {
-		if (s[k] == ' ' || s[k] == '(') {
-			*taglen = k;
-			return fh_algo_by_tag(s, k);
+		if (s[k] != ' ' && s[k] != '(')
+			continue;
+		const struct fh_algo *a = fh_algo_by_tag(s, k);
+		size_t base = k;
+
+		*taglen = k;
+		*want = 0;
+		if (!a) {
+			while (base > 0 && s[base - 1] != '-')
+				base--;
+			if (base < 2 || !(*want = tag_bytes(s + base - 1, k - base + 1)))
+				return NULL;
+			a = fh_algo_by_tag(s, base - 1);
+			if (!a || !a->xof)
+				return NULL;
 		}
+		return a;
 	}
 	return NULL;
 }
@@ -196,8 +235,8 @@ static bool finish_name(char *name, size_t n, bool escaped, size_t *namelen)
 
 /* TAG (NAME) = HEX, from just after the tag.  S holds N bytes. */
 static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
-				      const struct fh_algo *a, char *s,
-				      size_t n, bool escaped,
+				      const struct fh_algo *a, size_t want,
+				      char *s, size_t n, bool escaped,
 				      struct fh_list_line *out)
 {
 	size_t i = 0, close, len;
@@ -238,7 +277,7 @@ static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
 	len = digest_run(s + i, n - i);
 	if (i + len < n && s[i + len] != '\0')
 		return FH_LINE_BAD;
-	if (!take_digest(p, a, s + i, len, out))
+	if (!take_digest(p, a, want, s + i, len, out))
 		return FH_LINE_BAD;
 	out->binary = false;
 	out->tagged = true;
@@ -276,7 +315,7 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	const struct fh_algo *a;
 
 	a = p->algo && !p->any_sha3 ? p->algo : algo_by_digest(p, s, len);
-	if (!a || !take_digest(p, a, s, len, out))
+	if (!a || !take_digest(p, a, 0, s, len, out))
 		return FH_LINE_BAD;
 	/* GNU wants the digest, one blank and at least one more byte: "HEX "
 	 * alone is improper, while "HEX  " names " " (reversed form). */
@@ -312,7 +351,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	enum fh_line_kind kind;
 	const struct fh_algo *a;
 	bool escaped = false;
-	size_t i = 0, taglen = 0;
+	size_t i = 0, taglen = 0, want = 0;
 
 	memset(out, 0, sizeof *out);
 	/* GNU looks for '#' before it strips the CR, and only in column 1. */
@@ -331,11 +370,19 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 		i++;
 	}
 
-	/* A line's tag names its algorithm, whatever -a says (SPEC.md,
-	 * Checking): one list may mix algorithms. */
-	a = match_tag(line + i, len - i, &taglen);
-	if (a)
-		kind = parse_tagged(p, a, line + i + taglen, len - i - taglen,
+	/* A line's tag names its algorithm: one list may mix algorithms.
+	 * But with -a, or as md5sum and the other GNU names, the run is of
+	 * one algorithm, and a tag of another makes the line improper, as
+	 * GNU counts it.  An extendable-output algorithm's tagged line
+	 * carries its default length, the tag's, or -l's: a digest cut
+	 * short vouches for nothing. */
+	a = match_tag(line + i, len - i, &taglen, &want);
+	if (a && a->xof && !want)
+		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
+	if (a && (p->any_sha3 ? !is_fixed_sha3(a) : p->algo && a != p->algo))
+		kind = FH_LINE_BAD;
+	else if (a)
+		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,
 				    escaped, out);
 	else
 		kind = parse_untagged(p, line + i, len - i, escaped, out);
@@ -442,9 +489,23 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 		out[o++] = '\\';
 	if (tag) {
 		size_t taglen = strlen(algo->tag);
+		size_t bytes = flags & FH_FMT_BASE64 ? base64_bytes(digest, digestlen)
+						     : digestlen / 2;
 
 		memcpy(out + o, algo->tag, taglen);
 		o += taglen;
+		/* A length other than the default is part of the tag, so
+		 * that the line says what it vouches for. */
+		if (algo->xof && bytes != (size_t)algo->digest_bytes) {
+			char bits[24];
+			size_t k = sizeof bits;
+
+			for (size_t b = 8 * bytes; k == sizeof bits || b; b /= 10)
+				bits[--k] = (char)('0' + b % 10);
+			bits[--k] = '-';
+			memcpy(out + o, bits + k, sizeof bits - k);
+			o += sizeof bits - k;
+		}
 		memcpy(out + o, " (", 2);
 		o += 2;
 		o += fh_escape_name(out + o, name, len, escape);

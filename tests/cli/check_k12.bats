@@ -32,16 +32,16 @@ a: OK
 b: OK"
 }
 
-@test "tagged KT lines of any output length check; one digit changed FAILS" {
+@test "tagged KT lines of any output length stated in the tag check; one digit changed FAILS" {
 	pattern 169 >m
 	local h
 	h=$(xof kt128 169 512)
 	h=${h:0:127}$( [ "${h:127:1}" = 0 ] && echo 1 || echo 0)
 	{
-		tagged_line KT128 m "$(xof kt128 169 1344)"
-		tagged_line KT128 m "$h"
-		tagged_line KT256 m "$(xof kt256 169 8)"
-		tagged_line TurboSHAKE128 m "$(xof turboshake128 169 4096)"
+		tagged_line KT128-1344 m "$(xof kt128 169 1344)"
+		tagged_line KT128-512 m "$h"
+		tagged_line KT256-8 m "$(xof kt256 169 8)"
+		tagged_line TurboSHAKE128-4096 m "$(xof turboshake128 169 4096)"
 	} >list
 	capture got fhsum -c list
 	expect "fhsum -c (KT lengths)" 1 "m: OK
@@ -91,4 +91,26 @@ t: FAILED" "PROG: WARNING: 1 computed checksum did NOT match"
 	tagged_line KT256 t "$(tree kt256 16385)" >list2
 	capture got fhsum -c list2
 	expect "fhsum -c (KT256 tag, tree)" 0 "t: OK"
+}
+
+@test "a tagged XOF line cut short is improper: without a length in its tag it carries the default length" {
+	pattern 169 >m
+	local full
+	full=$(xof kt128 169 256)
+	{
+		tagged_line KT128 m "${full:0:14}"
+		tagged_line KT128 m "${full:0:2}"
+		tagged_line SHAKE128 m "$(xof shake128 169 512)"
+		tagged_line KT128-0 m "${full:0:2}"
+		tagged_line KT128-12 m "${full:0:2}"
+	} >list
+	capture got fhsum -c --strict list
+	expect "fhsum -c --strict (cut lines)" 1 "" "PROG: list: no properly formatted checksum lines found" || return 1
+	tagged_line KT128 m "$full" >>list
+	capture got fhsum -c list
+	expect "fhsum -c (cut lines, one whole)" 0 "m: OK" "PROG: WARNING: 5 lines are improperly formatted" || return 1
+	# -l gives the length a tag without one must carry.
+	tagged_line KT128 m "$(xof kt128 169 512)" >l64
+	capture got fhsum -a kt128 -l 512 -c --strict l64
+	expect "fhsum -a kt128 -l 512 -c" 0 "m: OK"
 }

@@ -209,7 +209,7 @@ a: OK
 b: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 }
 
-@test "a tag wins over -a: SHA3-256 and MD5 tagged lines check under -a sha3-512" {
+@test "under -a, a tag of another algorithm is improper, as cksum -a counts it; without -a tags rule" {
 	pattern 3 >a
 	{
 		tagged_line SHA3-256 a "$(vec sha3-256 3)"
@@ -217,8 +217,15 @@ b: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 		plain_line "$(vec sha3-512 3)" a
 	} >list
 	capture got fhsum -a sha3-512 -c list
-	expect "fhsum -a sha3-512 -c" 0 "a: OK
-a: OK
+	expect "fhsum -a sha3-512 -c" 0 "a: OK" "PROG: WARNING: 2 lines are improperly formatted" || return 1
+	capture got fhsum -a sha3-512 --strict -c list
+	[ "$(cat got.rc)" = 1 ] || fail "--strict: exit $(cat got.rc), want 1"
+	capture got fhsum -a sha3 -c list
+	expect "fhsum -a sha3 -c (any SHA3 tag)" 0 "a: OK
+a: OK" "PROG: WARNING: 1 line is improperly formatted" || return 1
+	head -2 list >mixed
+	capture got fhsum -c mixed
+	expect "fhsum -c (tags rule)" 0 "a: OK
 a: OK"
 }
 
@@ -282,7 +289,7 @@ PROG: WARNING: 1 computed checksum did NOT match"
 	{
 		plain_line "$(xof shake128 169 512)" m
 		plain_line "$h" m
-		tagged_line SHAKE128 m "$(xof shake128 169 1344)"
+		tagged_line SHAKE128-1344 m "$(xof shake128 169 1344)"
 	} >list
 	capture got fhsum -a shake128 -c list
 	expect "fhsum -a shake128 -c" 1 "m: OK

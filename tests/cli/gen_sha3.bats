@@ -184,10 +184,15 @@ Try 'PROG --help' for more information." || bad=1
 	gen_xof_lengths shake128 shake256
 }
 
-@test "shake --tag with -l: 'SHAKE256 (NAME) = HEX' of the asked length" {
+@test "shake --tag with -l: 'SHAKE256-1344 (NAME) = HEX' of the asked length, as cksum writes BLAKE2b-256" {
 	pattern 169 >m169
 	capture got fhsum -a shake256 -l 1344 --tag m169
-	expect "shake256 -l 1344 --tag" 0 "SHAKE256 (m169) = $(xof shake256 169 1344)"
+	expect "shake256 -l 1344 --tag" 0 "SHAKE256-1344 (m169) = $(xof shake256 169 1344)"
+}
+
+@test "-l 0 is the default length, as in cksum 9.9" {
+	capture got fhsum -a shake128 -l 0 p3
+	expect "shake128 -l 0" 0 "$(xof shake128 3 256)  p3"
 }
 
 @test "shake -l 1048576 (2^20 bits, the maximum) prints 262144 hex digits, a prefix-extension of 4096 bits" {
@@ -202,9 +207,9 @@ Try 'PROG --help' for more information." || bad=1
 	[ "${hex:0:1024}" = "$(xof shake128 200 4096)" ] || fail "first 4096 bits differ from the vector"
 }
 
-@test "shake -l: 0, 7, 12, -8, 2^20+8 and 'abc' are invalid lengths (exit 1, nothing on stdout)" {
+@test "shake -l: 7, 12, -8, 2^20+8 and 'abc' are invalid lengths (exit 1, nothing on stdout)" {
 	local l bad=0
-	for l in 0 7 12 -8 1048584 abc; do
+	for l in 7 12 -8 1048584 abc; do
 		capture got fhsum -a shake128 -l "$l" p3
 		if [ "$(cat got.rc)" != 1 ] || [ -s got.out ] || ! grep -q '^PROG: ' got.err; then
 			echo "-l $l: rc=$(cat got.rc) stdout=$(head -c 200 got.out) stderr=$(cat got.err)" >&2

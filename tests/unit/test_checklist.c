@@ -299,8 +299,21 @@ static const struct pcase cases[] = {
 	OK(ALL, "SHA3-512 (a) = " H128, "a", H128, false, FH_SHA3_512, -1),
 	OK(ALL, "SHAKE128 (a) = " H64, "a", H64, false, FH_SHAKE128, -1),
 	OK(ALL, "SHAKE256 (a) = " H128, "a", H128, false, FH_SHAKE256, -1),
-	OK(ALL, "SHAKE128 (a) = ab", "a", "ab", false, FH_SHAKE128, -1),
-	OK(ALL, "SHAKE256 (a) = " H32, "a", H32, false, FH_SHAKE256, -1),
+	/* An extendable-output tag carries the default length, or states
+	 * its own in bits: a digest cut short is improper. */
+	BAD(ALL, "SHAKE128 (a) = ab", -1),
+	BAD(ALL, "SHAKE256 (a) = " H32, -1),
+	OK(ALL, "SHAKE128-8 (a) = ab", "a", "ab", false, FH_SHAKE128, -1),
+	OK(ALL, "SHAKE256-128 (a) = " H32, "a", H32, false, FH_SHAKE256, -1),
+	OK(ALL, "SHAKE128-512(a)= " H128, "a", H128, false, FH_SHAKE128, -1),
+	BAD(ALL, "SHAKE128-16 (a) = ab", -1),
+	BAD(ALL, "SHAKE128-0 (a) = ", -1),
+	BAD(ALL, "SHAKE128-12 (a) = ab", -1),
+	BAD(ALL, "SHAKE128-08 (a) = ab", -1),
+	BAD(ALL, "SHAKE128- (a) = ab", -1),
+	BAD(ALL, "SHAKE128-8x (a) = ab", -1),
+	BAD(ALL, "SHA3-256-256 (a) = " H64, -1),
+	BAD(ALL, "MD5-128 (a) = " H32, -1),
 	OK(ALL, "SHA3-256(a)= " H64, "a", H64, false, FH_SHA3_256, -1),
 	OK(ALL, "SHA3-256(a)=" H64, "a", H64, false, FH_SHA3_256, -1),
 	OK(ALL, "\\SHA3-384 (n\\nl) = " H96, "n\nl", H96, false, FH_SHA3_384,
@@ -336,23 +349,24 @@ static const struct pcase cases[] = {
 	BAD(ALL, H32 "0  a", -1),
 	BAD(ALL, "0  a", -1),
 
-	/* -a md5: untagged lines are MD5; a tag names its own algorithm. */
-	OK(MD5, "SHA3-256 (a) = " H64, "a", H64, false, FH_SHA3_256, -1),
+	/* -a md5: untagged lines are MD5; a tag of another algorithm is
+	 * improper, as GNU counts it. */
+	BAD(MD5, "SHA3-256 (a) = " H64, -1),
 	BAD(MD5, H64 "  a", -1),
-	/* -a sha3-NNN: untagged lines of that length; any tag. */
+	/* -a sha3-NNN: untagged lines of that length; its own tag only. */
 	OK(SHA3_256, "SHA3-256 (a) = " H64, "a", H64, false, FH_SHA3_256, -1),
 	OK(SHA3_256, H64 "  a", "a", H64, false, FH_SHA3_256, 0),
 	OK(SHA3_256, H64 " a", "a", H64, false, FH_SHA3_256, 1),
-	OK(SHA3_256, "SHA3-224 (a) = " H56, "a", H56, false, FH_SHA3_224, -1),
+	BAD(SHA3_256, "SHA3-224 (a) = " H56, -1),
 	BAD(SHA3_256, "SHA3-224 (a) = " H64, -1),
-	OK(SHA3_256, "MD5 (a) = " H32, "a", H32, false, FH_MD5, -1),
+	BAD(SHA3_256, "MD5 (a) = " H32, -1),
 	BAD(SHA3_256, "SHA3-256 (a) = " H56, -1),
 	BAD(SHA3_256, H32 "  a", -1),
 	BAD(SHA3_256, H56 "  a", -1),
 	BAD(SHA3_256, H128 "  a", -1),
 	OK(SHA3_224, H56 "  a", "a", H56, false, FH_SHA3_224, 0),
 	OK(SHA3_224, "SHA3-224(a)= " H56, "a", H56, false, FH_SHA3_224, -1),
-	OK(SHA3_224, "SHA3-256 (a) = " H64, "a", H64, false, FH_SHA3_256, -1),
+	BAD(SHA3_224, "SHA3-256 (a) = " H64, -1),
 	OK(SHA3_512, H128 "  a", "a", H128, false, FH_SHA3_512, 0),
 	BAD(SHA3_512, H96 "  a", -1),
 	/* -a sha3 without -l: any SHA3-NNN, never MD5 or SHAKE. */
@@ -363,25 +377,27 @@ static const struct pcase cases[] = {
 	OK(SHA3_ANY, H64 "  a", "a", H64, false, FH_SHA3_256, 0),
 	OK(SHA3_ANY, H96 "  a", "a", H96, false, FH_SHA3_384, 0),
 	OK(SHA3_ANY, H128 "  a", "a", H128, false, FH_SHA3_512, 0),
-	OK(SHA3_ANY, "MD5 (a) = " H32, "a", H32, false, FH_MD5, -1),
-	OK(SHA3_ANY, "SHAKE128 (a) = " H64, "a", H64, false, FH_SHAKE128, -1),
+	BAD(SHA3_ANY, "MD5 (a) = " H32, -1),
+	BAD(SHA3_ANY, "SHAKE128 (a) = " H64, -1),
 	BAD(SHA3_ANY, "SHA3-256 (a) = " H56, -1),
 	BAD(SHA3_ANY, H32 "  a", -1),
 	/* -a shake128 without -l: any whole number of bytes. */
 	OK(SHAKE128, "ab  a", "a", "ab", false, FH_SHAKE128, 0),
 	OK(SHAKE128, H32 "  a", "a", H32, false, FH_SHAKE128, 0),
 	OK(SHAKE128, H64 " a", "a", H64, false, FH_SHAKE128, 1),
-	OK(SHAKE128, "SHAKE128 (a) = ab", "a", "ab", false, FH_SHAKE128, -1),
-	OK(SHAKE128, "SHAKE128(a)=" H128, "a", H128, false, FH_SHAKE128, -1),
+	BAD(SHAKE128, "SHAKE128 (a) = ab", -1),
+	OK(SHAKE128, "SHAKE128-8 (a) = ab", "a", "ab", false, FH_SHAKE128, -1),
+	OK(SHAKE128, "SHAKE128(a)=" H64, "a", H64, false, FH_SHAKE128, -1),
+	BAD(SHAKE128, "SHAKE128(a)=" H128, -1),
 	BAD(SHAKE128, "abc  a", -1),
 	BAD(SHAKE128, "a  a", -1),
 	BAD(SHAKE128, "  a", -1),
-	OK(SHAKE128, "SHAKE256 (a) = " H64, "a", H64, false, FH_SHAKE256, -1),
-	OK(SHAKE128, "SHA3-256 (a) = " H64, "a", H64, false, FH_SHA3_256, -1),
+	BAD(SHAKE128, "SHAKE256 (a) = " H128, -1),
+	BAD(SHAKE128, "SHA3-256 (a) = " H64, -1),
 	BAD(SHAKE128, "SHAKE128 (a) = abc", -1),
 	OK(SHAKE256, "SHAKE256 (a) = " H128, "a", H128, false, FH_SHAKE256,
 	   -1),
-	OK(SHAKE256, "SHAKE128 (a) = " H64, "a", H64, false, FH_SHAKE128, -1),
+	BAD(SHAKE256, "SHAKE128 (a) = " H64, -1),
 	/* -a shake128 -l 256: exactly 64 digits. */
 	OK(SHAKE128_32, H64 "  a", "a", H64, false, FH_SHAKE128, 0),
 	OK(SHAKE128_32, "SHAKE128 (a) = " H64, "a", H64, false, FH_SHAKE128,
@@ -390,6 +406,9 @@ static const struct pcase cases[] = {
 	BAD(SHAKE128_32, H128 "  a", -1),
 	BAD(SHAKE128_32, "SHAKE128 (a) = " H32, -1),
 	BAD(SHAKE128_32, "SHAKE128 (a) = " H64 "00", -1),
+	/* A length in the tag rules over -l's. */
+	OK(SHAKE128_32, "SHAKE128-64 (a) = " X16, "a", X16, false, FH_SHAKE128,
+	   -1),
 	OK(SHAKE256_64, H128 "  a", "a", H128, false, FH_SHAKE256, 0),
 	BAD(SHAKE256_64, H64 "  a", -1),
 };
@@ -638,7 +657,7 @@ static void test_long_lines(void)
 
 	/* SHAKE's longest digest, 2^20 bits, and one byte more. */
 	name = build("", 'e', xmax, "", &len);
-	line = build("SHAKE256 (a) = ", 'e', xmax, "", &len);
+	line = build("SHAKE256-1048576 (a) = ", 'e', xmax, "", &len);
 	want = (struct pcase){ ALL, line, len, FH_LINE_OK, "a", 1, name,
 			       false, FH_SHAKE256, -1 };
 	fh_list_parser_init(&p, NULL, false, 0);
@@ -714,9 +733,9 @@ static void test_format(void)
 		{ FH_SHA3_256, S("a"), FH_FMT_TAG, S("SHA3-256 (a) = " H64 "\n") },
 		{ FH_SHA3_384, S("a"), 0, S(H96 "  a\n") },
 		{ FH_SHA3_512, S("a"), FH_FMT_TAG, S("SHA3-512 (a) = " H128 "\n") },
-		{ FH_SHAKE128, S("a"), FH_FMT_TAG, S("SHAKE128 (a) = ab\n") },
+		{ FH_SHAKE128, S("a"), FH_FMT_TAG, S("SHAKE128-8 (a) = ab\n") },
 		{ FH_SHAKE256, S("x)"), FH_FMT_TAG,
-		  S("SHAKE256 (x)) = " H32 "\n") },
+		  S("SHAKE256-128 (x)) = " H32 "\n") },
 		{ FH_MD5, S(""), 0, S(H32 "  \n") },
 		{ FH_MD5, S(""), FH_FMT_TAG, S("MD5 () = " H32 "\n") },
 	};
