@@ -11,7 +11,8 @@
  * after the walk the missing ones by digest.  Files are reported in walk
  * order as the engine hands them back; new names wait for the walk's end
  * (one may be a missing name's content), then missing entries in list
- * order.  ../SPEC.md, "Auditing and updating a list", is the contract. */
+ * order.  A list that --update writes is held through listfile.h: locked,
+ * and replaced whole. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,6 +26,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "lines.h"
+#include "listfile.h"
 #include "manifest.h"
 #include "operands.h"
 #include "quote.h"
@@ -83,9 +85,19 @@ struct auditor {
 	struct operands *ops;
 	struct fh_manifest m;
 	const char *list;       /* LIST as named */
-	struct stat list_st;    /* LIST when read, for --update */
-	bool list_exists;
+	struct fh_listfile lf;  /* LIST held for --update */
 	bool update;
+	/* The list's own file, never an entry of itself: its device and
+	 * inode, and the last component of its name (to stat only files
+	 * that have it). */
+	dev_t self_dev;
+	ino_t self_ino;
+	const char *self_base;
+	bool self_known;
+	/* Names the walk could not read (directories, mostly): listed
+	 * files under them are not missing, only not checked. */
+	char **blind;
+	size_t nblind, blind_cap;
 	const struct fh_algo *new_algo;
 	size_t new_outlen;
 	int first_form;         /* the list's first line's FH_FMT_* (-1: none) */
@@ -96,6 +108,7 @@ struct auditor {
 	char **scope;
 	size_t nscope;
 	uint64_t bad_lines, unreadable, changed, damaged, moved, added, missing;
+	uint64_t duplicates, walk_errors, unchecked, unsettled, kept_missing;
 	struct newfile **news;
 	size_t nnews, news_cap;
 	struct change *changes;
@@ -198,6 +211,21 @@ static int read_list(struct auditor *a, int fd, const char *name, each_fn *each)
 	return err;
 }
 
+/* A second line for one name: the first counts, always, and the list is
+ * ambiguous, which is said whatever -w says. */
+static void note_duplicate(struct auditor *a, const char *list,
+			   const struct fh_list_line *l, uint64_t lineno)
+{
+	struct fh_entry *e = fh_manifest_find(&a->m, l->name, l->namelen);
+
+	a->duplicates++;
+	if (a->c->status_only)
+		return;
+	fh_error(0, "%s: %" PRIu64 ": duplicate entry for %s: line %" PRIu64
+		    " counts", fh_quotef(list, strlen(list)), lineno,
+		 fh_quotef(l->name, l->namelen), e ? (uint64_t)e->line : 0);
+}
+
 static void add_entry(struct auditor *a, struct fh_list_line *l,
 		      const uint8_t *digest, const struct fh_meta *meta,
 		      uint64_t lineno)
@@ -209,13 +237,7 @@ static void add_entry(struct auditor *a, struct fh_list_line *l,
 		a->any_meta |= meta != NULL;
 		break;
 	case FH_ADD_DUPLICATE:
-		/* The first line of a name counts; a later one is improper. */
-		a->bad_lines++;
-		if (a->c->warn)
-			fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
-				    "checksum line",
-				 fh_quotef(a->list, strlen(a->list)), lineno,
-				 a->c->label ? a->c->label : "", a->c->label ? " " : "");
+		note_duplicate(a, a->list, l, lineno);
 		break;
 	case FH_ADD_NOMEM:
 		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
@@ -223,24 +245,49 @@ static void add_entry(struct auditor *a, struct fh_list_line *l,
 	}
 }
 
-/* Opens and reads LIST into the manifest; exits 64 when it cannot. */
+/* The list's own file, so that the walk skips it. */
+static void know_self(struct auditor *a, const struct stat *st, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	a->self_dev = st->st_dev;
+	a->self_ino = st->st_ino;
+	a->self_base = slash ? slash + 1 : path;
+	a->self_known = true;
+}
+
+/* Opens and reads LIST into the manifest; exits 64 when it cannot.  For
+ * --update, LIST is locked first and stays locked to its rewrite. */
 static void load(struct auditor *a)
 {
 	const char *q = fh_quotef(a->list, strlen(a->list));
-	int fd = open(a->list, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd;
 
-	if (fd < 0 && errno == ENOENT && a->update)
-		return; /* created by the update */
-	if (fd < 0 || fstat(fd, &a->list_st) != 0) {
-		fh_error(errno, "%s", q);
-		exit(STATUS_USAGE);
+	if (a->update) {
+		if (!fh_listfile_lock(&a->lf, a->list, a->c->no_wait) ||
+		    !fh_listfile_writable(&a->lf))
+			exit(STATUS_USAGE);
+		know_self(a, &a->lf.st, a->lf.path);
+		if (!a->lf.exists)
+			return; /* created by the update */
+		fd = a->lf.fd;
+		st = a->lf.st;
+	} else {
+		fd = open(a->list, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) != 0) {
+			fh_error(errno, "%s", q);
+			exit(STATUS_USAGE);
+		}
+		if (S_ISREG(st.st_mode))
+			know_self(a, &st, a->list);
 	}
-	a->list_exists = true;
 	/* Lines of lists are rarely under 40 bytes. */
-	fh_manifest_expect(&a->m, (size_t)(a->list_st.st_size / 40));
+	fh_manifest_expect(&a->m, (size_t)(st.st_size / 40));
 	int err = read_list(a, fd, a->list, add_entry);
 
-	close(fd);
+	if (!a->update)
+		close(fd);
 	if (err) {
 		fh_error(err, "%s", fh_quotef(a->list, strlen(a->list)));
 		exit(STATUS_USAGE);
@@ -320,18 +367,22 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 	struct fh_meta listed;
 
 	if (a->update) {
+		/* Metadata is written where the list keeps some, or --meta
+		 * asks for it. */
+		bool with_meta = now && (a->c->meta || a->any_meta);
+
 		if (st == FH_ST_DAMAGED) {
 			/* The list keeps the good digest. */
 		} else if (st == FH_ST_CHANGED ||
-			   (now && (!fh_entry_meta(e, &listed) ||
-				    !fh_meta_equal(now, &listed)))) {
+			   (with_meta && (!fh_entry_meta(e, &listed) ||
+					  !fh_meta_equal(now, &listed)))) {
 			uint8_t *d = xmalloc(e->outlen);
 
 			memcpy(d, digest, e->outlen);
 			note_change(a, (struct change){
 				.e = e, .action = REPLACE, .digest = d,
-				.meta = now ? *now : (struct fh_meta){ 0 },
-				.has_meta = now != NULL });
+				.meta = with_meta ? *now : (struct fh_meta){ 0 },
+				.has_meta = with_meta });
 		}
 		if (st == FH_ST_OK)
 			return; /* --update prints what it changed */
@@ -343,6 +394,18 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 
 /* ------------------------------------------------------------------ */
 /* The walk: the engine's producer and consumer. */
+
+/* Whether PATH (LEN bytes) is the list itself. */
+static bool is_self(const struct auditor *a, const char *path, size_t len)
+{
+	size_t blen = a->self_known ? strlen(a->self_base) : 0;
+	struct stat st;
+
+	if (!a->self_known || len < blen || memcmp(path + len - blen, a->self_base, blen) != 0 ||
+	    (len > blen && path[len - blen - 1] != '/'))
+		return false;
+	return stat(path, &st) == 0 && st.st_dev == a->self_dev && st.st_ino == a->self_ino;
+}
 
 static bool next(void *ctx, struct fh_job *job)
 {
@@ -366,6 +429,18 @@ static bool next(void *ctx, struct fh_job *job)
 	int stat_err = 0;
 	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
 
+	if (is_self(a, path, len)) {
+		/* The list is no entry of itself: its digest is stale the
+		 * moment it is written.  A line for it (from a list made by
+		 * "fhsum -r p > p/SUMS") is ignored, and --update drops it. */
+		if (e && !(e->flags & FH_ENTRY_SEEN)) {
+			e->flags |= FH_ENTRY_SEEN;
+			if (a->update)
+				note_change(a, (struct change){ .e = e, .action = DROP });
+		}
+		r->kind = K_TRUSTED;
+		return true;
+	}
 	/* The metadata is needed by --update (to trust a line, or to write
 	 * it) and for lines that have some (DAMAGED); an audit of a list
 	 * without it costs no stat beyond -c's. */
@@ -380,12 +455,13 @@ static bool next(void *ctx, struct fh_job *job)
 	if (e) {
 		e->flags |= FH_ENTRY_SEEN;
 		r->e = e;
-		/* --update trusts a line without metadata, and one whose
-		 * metadata the file still has: not read. */
+		/* --update trusts a line whose metadata the file still has:
+		 * not read.  A line without metadata vouches for no state of
+		 * the file, so it is read. */
 		struct fh_meta listed;
 
-		if (a->update && (!fh_entry_meta(e, &listed) ||
-				  (r->has_before && fh_meta_equal(&r->before, &listed)))) {
+		if (a->update && fh_entry_meta(e, &listed) && r->has_before &&
+		    fh_meta_equal(&r->before, &listed)) {
 			r->kind = K_TRUSTED;
 			return true;
 		}
@@ -406,14 +482,52 @@ static bool next(void *ctx, struct fh_job *job)
 	return true;
 }
 
+/* Keeps PATH, which the walk could not read, as a name key. */
+static void add_blind(struct auditor *a, const char *path)
+{
+	char *tidy = xmalloc(strlen(path) + 1);
+	size_t klen;
+
+	strcpy(tidy, path);
+	fh_path_tidy(tidy);
+	const char *key = fh_name_key(tidy, strlen(tidy), &klen);
+
+	memmove(tidy, key, klen);
+	tidy[klen] = '\0';
+	grow((void **)&a->blind, &a->blind_cap, a->nblind, sizeof *a->blind);
+	a->blind[a->nblind++] = tidy;
+}
+
+/* Whether entry E lies under (or is) a name the walk could not read. */
+static bool in_blind(const struct auditor *a, const struct fh_entry *e)
+{
+	size_t klen;
+	const char *key = fh_name_key(e->name, e->namelen, &klen);
+
+	for (size_t i = 0; i < a->nblind; i++) {
+		size_t n = strlen(a->blind[i]);
+
+		if (klen >= n && memcmp(key, a->blind[i], n) == 0 &&
+		    (klen == n || key[n] == '/' || (n == 1 && a->blind[i][0] == '/')))
+			return true;
+		if (n == 1 && a->blind[i][0] == '.')
+			return true;
+	}
+	return false;
+}
+
 static void done(void *ctx, struct fh_job *job)
 {
 	struct auditor *a = ctx;
 	struct rec *r = job->user;
 
 	if (r->kind == K_WALK_ERROR) {
+		/* Said once, here; the listed files under it are neither
+		 * checked nor missing (finish). */
 		fh_report_input_error(r->path, r->err);
-		a->unreadable++;
+		a->walk_errors++;
+		if (r->err != ENOENT)
+			add_blind(a, r->path);
 	} else if (r->kind != K_TRUSTED) {
 		size_t len = strlen(job->path);
 
@@ -447,7 +561,17 @@ static void done(void *ctx, struct fh_job *job)
 				after = (struct fh_meta){ .size = job->size };
 				shown = &after;
 			}
-			if (r->kind == K_PRESENT) {
+			if (a->update && r->has_before && !stable) {
+				/* The digest is of no state the file was in: no
+				 * line records it; a listed one stays as it was,
+				 * for the next update to read again. */
+				fh_progress_clear();
+				fh_error(0, "%s: file changed while being read; %s",
+					 fh_quotef(job->path, len),
+					 r->kind == K_PRESENT ? "its line is kept"
+							      : "not listed");
+				a->unsettled++;
+			} else if (r->kind == K_PRESENT) {
 				enum fh_status st = fh_classify(
 					r->e, job->digest, r->has_before ? &r->before : NULL,
 					has_after ? &after : NULL);
@@ -477,17 +601,22 @@ static void set_scope(struct auditor *a)
 	}
 	a->scope = xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
 	for (int i = 0; i < a->ops->argc; i++) {
-		size_t len = strlen(a->ops->argv[i]), klen;
+		char *tidy = strdup(a->ops->argv[i]);
 
-		while (len > 1 && a->ops->argv[i][len - 1] == '/')
-			len--;
-		const char *key = fh_name_key(a->ops->argv[i], len, &klen);
+		if (!tidy) {
+			fh_error(ENOMEM, "%s", "audit");
+			exit(STATUS_USAGE);
+		}
+		fh_path_tidy(tidy);
+		size_t klen;
+		const char *key = fh_name_key(tidy, strlen(tidy), &klen);
 
 		if ((klen == 1 && key[0] == '.') || (klen == 2 && memcmp(key, "./", 2) == 0))
 			a->expect_all = true;
 		a->scope[a->nscope] = xmalloc(klen + 1);
 		memcpy(a->scope[a->nscope], key, klen);
 		a->scope[a->nscope++][klen] = '\0';
+		free(tidy);
 	}
 }
 
@@ -515,7 +644,13 @@ static void finish(struct auditor *a)
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
 
-		if (!(e->flags & FH_ENTRY_SEEN) && in_scope(a, e))
+		if ((e->flags & FH_ENTRY_SEEN) || !in_scope(a, e))
+			continue;
+		/* Under a directory the walk could not read, a listed file
+		 * may well be there: not checked, never missing. */
+		if (a->nblind && in_blind(a, e))
+			a->unchecked++;
+		else
 			e->flags |= FH_ENTRY_EXPECTED;
 	}
 	if (!fh_manifest_index_missing(&a->m)) {
@@ -526,14 +661,16 @@ static void finish(struct auditor *a)
 		struct newfile *n = a->news[i];
 		struct fh_entry *e = fh_manifest_pair(&a->m, n->algo, n->digest, n->outlen);
 
-		if (e && (!a->update || c->prune)) {
+		if (e) {
+			/* Without --prune, --update keeps the old line and
+			 * adds the new name: still a move, and said so. */
 			a->moved++;
 			struct fh_meta sz = { .size = n->size };
 
 			report(a, n->name, n->len, FH_ST_MOVED, n->algo, n->digest,
 			       n->outlen, n->size != UINT64_MAX ? &sz : NULL, 0,
 			       e->name, e->namelen);
-			if (a->update) {
+			if (a->update && c->prune) {
 				n->renamed = true;
 				note_change(a, (struct change){
 					.e = e, .action = RENAME, .name = n->name,
@@ -543,8 +680,6 @@ static void finish(struct auditor *a)
 			}
 			continue;
 		}
-		if (e)
-			e->flags &= (uint8_t)~FH_ENTRY_PAIRED;
 		a->added++;
 		struct fh_meta sz = { .size = n->size };
 
@@ -559,8 +694,10 @@ static void finish(struct auditor *a)
 		if ((e->flags & (FH_ENTRY_EXPECTED | FH_ENTRY_SEEN | FH_ENTRY_PAIRED)) !=
 		    FH_ENTRY_EXPECTED || c->ignore_missing)
 			continue;
-		if (a->update && !c->prune)
-			continue; /* kept, and not a change */
+		if (a->update && !c->prune) {
+			a->kept_missing++; /* kept, and counted */
+			continue;
+		}
 		a->missing++;
 		report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
 		       fh_entry_digest(e), e->outlen,
@@ -584,6 +721,15 @@ static int status_of(struct auditor *a)
 	if (!c->status_only) {
 		warn_count(a->bad_lines, "line is improperly formatted",
 			   "lines are improperly formatted");
+		warn_count(a->duplicates, "duplicate entry (the first line of a name counts)",
+			   "duplicate entries (the first line of a name counts)");
+		warn_count(a->walk_errors, "name in the tree could not be read",
+			   "names in the tree could not be read");
+		warn_count(a->unchecked, "listed file under an unreadable directory "
+					 "was not checked",
+			   "listed files under unreadable directories were not checked");
+		warn_count(a->unsettled, "file changed while being read (not recorded)",
+			   "files changed while being read (not recorded)");
 		warn_count(a->unreadable, "listed file could not be read",
 			   "listed files could not be read");
 		warn_count(a->changed, "file changed", "files changed");
@@ -592,68 +738,23 @@ static int status_of(struct auditor *a)
 		warn_count(a->moved, "file moved", "files moved");
 		warn_count(a->added, "new file", "new files");
 		warn_count(a->missing, "listed file missing", "listed files missing");
+		warn_count(a->kept_missing, "listed file missing (its line kept: "
+					    "--prune drops it)",
+			   "listed files missing (their lines kept: --prune drops them)");
 	}
-	return (a->added ? BIT_NEW : 0) | (a->missing ? BIT_MISSING : 0) |
-	       (a->changed ? BIT_CHANGED : 0) | (a->moved ? BIT_MOVED : 0) |
-	       (a->damaged ? BIT_DAMAGED : 0) |
-	       (a->unreadable || (c->strict && a->bad_lines) ? BIT_UNREADABLE : 0);
+	return (a->added ? BIT_NEW : 0) |
+	       (a->missing || a->kept_missing ? BIT_MISSING : 0) |
+	       (a->changed || a->unsettled ? BIT_CHANGED : 0) |
+	       (a->moved ? BIT_MOVED : 0) | (a->damaged ? BIT_DAMAGED : 0) |
+	       (a->unreadable || a->walk_errors || a->unchecked ||
+		(c->strict && (a->bad_lines || a->duplicates)) ? BIT_UNREADABLE : 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* --update: writing the new list. */
 
-struct writer {
-	int fd;
-	char buf[1 << 16];
-	size_t used;
-	int err;
-};
-
-static void put(struct writer *w, const void *p, size_t n)
-{
-	while (n && !w->err) {
-		size_t k = sizeof w->buf - w->used < n ? sizeof w->buf - w->used : n;
-
-		memcpy(w->buf + w->used, p, k);
-		w->used += k;
-		p = (const char *)p + k;
-		n -= k;
-		if (w->used == sizeof w->buf) {
-			size_t off = 0;
-
-			while (off < w->used) {
-				ssize_t got = write(w->fd, w->buf + off, w->used - off);
-
-				if (got < 0 && errno == EINTR)
-					continue;
-				if (got < 0) {
-					w->err = errno;
-					return;
-				}
-				off += (size_t)got;
-			}
-			w->used = 0;
-		}
-	}
-}
-
-static void put_flush(struct writer *w)
-{
-	size_t off = 0;
-
-	while (off < w->used && !w->err) {
-		ssize_t got = write(w->fd, w->buf + off, w->used - off);
-
-		if (got < 0 && errno != EINTR)
-			w->err = errno;
-		else if (got > 0)
-			off += (size_t)got;
-	}
-	w->used = 0;
-}
-
 /* One checksum line (and its metadata line) in FORM. */
-static void put_line(struct auditor *a, struct writer *w, int form,
+static void put_line(struct auditor *a, struct fh_listout *w, int form,
 		     const struct fh_algo *algo, const uint8_t *digest,
 		     size_t outlen, const char *name, size_t len,
 		     const struct fh_meta *meta)
@@ -666,8 +767,8 @@ static void put_line(struct auditor *a, struct writer *w, int form,
 	if (!(form & FH_FMT_BASE64))
 		fh_hex(a->text, digest, outlen);
 	if (meta)
-		put(w, m, fh_meta_format(m, meta));
-	put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
+		fh_listout_put(w, m, fh_meta_format(m, meta));
+	fh_listout_put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
 				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
 	free(line);
 }
@@ -681,7 +782,7 @@ static int by_line(const void *x, const void *y)
 
 /* Copies the old list's lines, CHANGES applied in their places, then the
  * new lines, into W.  Returns 0 or an errno value. */
-static int rewrite(struct auditor *a, int in, struct writer *w)
+static int rewrite(struct auditor *a, int in, struct fh_listout *w)
 {
 	const struct cli *c = a->c;
 	char buf[1 << 16];
@@ -692,7 +793,7 @@ static int rewrite(struct auditor *a, int in, struct writer *w)
 
 	if (a->nchanges > 1)
 		qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
-	for (;;) {
+	while (in >= 0) {
 		ssize_t got = read(in, buf, sizeof buf);
 
 		if (got < 0 && errno == EINTR)
@@ -733,7 +834,7 @@ static int rewrite(struct auditor *a, int in, struct writer *w)
 			size_t end = nl ? (size_t)(nl - buf) + 1 : (size_t)got;
 
 			if (!skipping)
-				put(w, buf + i, end - i);
+				fh_listout_put(w, buf + i, end - i);
 			if (nl) {
 				lineno++;
 				at_start = true;
@@ -743,7 +844,7 @@ static int rewrite(struct auditor *a, int in, struct writer *w)
 	}
 	/* The last line had no line end: give it one before adding. */
 	if (!at_start && !skipping && a->nnews)
-		put(w, "\n", 1);
+		fh_listout_put(w, "\n", 1);
 
 	int form = a->first_form >= 0 ? a->first_form
 		 : (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
@@ -759,135 +860,34 @@ static int rewrite(struct auditor *a, int in, struct writer *w)
 			 n->outlen, n->name, n->len,
 			 with_meta && n->has_meta ? &n->meta : NULL);
 	}
-	put_flush(w);
 	return w->err;
 }
 
-/* Gives the anonymous file FD (Linux's O_TMPFILE) the name TMP, through
- * /proc: 0 or an errno value. */
-static int name_anonymous(int fd, const char *tmp)
-{
-	char proc[64];
-
-	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-	return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
-}
-
-/* Writes the new list beside LIST and renames it over LIST, so that LIST is
- * always the old list or the new one.  Where the system has anonymous
- * files (O_TMPFILE) the new list has no name until it is whole and on the
- * disk, and a run killed while writing leaves nothing behind; elsewhere a
- * kill can leave the temporary file .LIST.fhsum-XXXXXX.  Returns 0 or 64. */
+/* Writes the new list beside LIST and renames it over LIST (listfile.c):
+ * LIST is always the old list or the new one.  Returns 0, or 64 with the
+ * reason said. */
 static int write_list(struct auditor *a)
 {
-	const char *list = a->list;
-	const char *slash = strrchr(list, '/');
-	size_t dirlen = slash ? (size_t)(slash - list) + 1 : 0;
-	char *tmp = xmalloc(strlen(list) + 32);
-	char *dir = xmalloc(dirlen + 2);
-	int in = -1, err = 0;
-	bool anonymous = false, named = false;
-	struct writer *w = xmalloc(sizeof *w);
-	mode_t mode;
+	struct fh_listout *w = xmalloc(sizeof *w);
+	int err = fh_listout_open(&a->lf, w);
 
-	memcpy(dir, dirlen ? list : ".", dirlen ? dirlen : 1);
-	dir[dirlen ? dirlen : 1] = '\0';
-	memcpy(tmp, list, dirlen);
-	sprintf(tmp + dirlen, ".%s.fhsum-XXXXXX", list + dirlen);
-	w->used = 0;
-	w->err = 0;
-	w->fd = -1;
-	if (a->list_exists) {
-		struct stat st;
+	if (!err && a->lf.exists && lseek(a->lf.fd, 0, SEEK_SET) != 0)
+		err = errno;
+	if (!err && a->lf.exists)
+		err = rewrite(a, a->lf.fd, w);
+	else if (!err)
+		err = rewrite(a, -1, w);
+	if (w->tmp) {
+		/* Committed, or given up: either way the temporary goes. */
+		if (err)
+			w->err = err;
+		int cerr = fh_listout_commit(&a->lf, w);
 
-		in = open(list, O_RDONLY | O_CLOEXEC);
-		if (in < 0 || fstat(in, &st) != 0) {
-			err = errno;
-			goto out;
-		}
-		int64_t s0, s1;
-		uint32_t n0, n1;
-
-		fh_stat_mtime(&st, &s1, &n1);
-		fh_stat_mtime(&a->list_st, &s0, &n0);
-		if (st.st_ino != a->list_st.st_ino || st.st_size != a->list_st.st_size ||
-		    s0 != s1 || n0 != n1) {
-			fh_error(0, "%s: changed while being updated; not written",
-				 fh_quotef(list, strlen(list)));
-			err = -1;
-			goto out;
-		}
-		mode = a->list_st.st_mode & 07777;
-	} else {
-		/* No old list: an empty one, with the mode a new file gets. */
-		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		mode = umask(0);
-		umask(mode);
-		mode = 0666 & ~mode;
+		err = err ? err : cerr;
 	}
-#ifdef O_TMPFILE
-	/* The anonymous file is named through /proc: without it, mkstemp. */
-	if (access("/proc/self/fd", X_OK) == 0) {
-		w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-		anonymous = w->fd >= 0;
-	}
-#endif
-	if (!anonymous) {
-		w->fd = mkstemp(tmp);
-		named = w->fd >= 0;
-	}
-	if (w->fd < 0 || in < 0) {
-		err = errno;
-		goto out;
-	}
-	if (fchmod(w->fd, mode) != 0)
-		err = errno;
-	if (!err)
-		err = rewrite(a, in, w);
-	if (!err && fsync(w->fd) != 0)
-		err = errno;
-	if (!err && anonymous) {
-		/* A name of its own, then the rename: a kill between the two
-		 * is the one moment a temporary file can be left. */
-		char *x = tmp + strlen(tmp) - 6;
-
-		for (unsigned i = 0; i < 100 && !named && !err; i++) {
-			snprintf(x, 7, "%06x", (unsigned)((getpid() * 2654435761u + i * 40503u) & 0xffffff));
-			err = name_anonymous(w->fd, tmp);
-			if (err == EEXIST)
-				err = 0;
-			else if (!err)
-				named = true;
-		}
-		if (!named && !err)
-			err = EEXIST;
-	}
-	if (close(w->fd) != 0 && !err)
-		err = errno;
-	w->fd = -1;
-	if (!err && rename(tmp, list) != 0)
-		err = errno;
-	if (!err) {
-		named = false;
-		/* The rename reaches the disk with its directory. */
-		int dfd = open(dir, O_RDONLY | O_CLOEXEC);
-
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-	}
-out:
-	if (named)
-		unlink(tmp);
-	if (w->fd >= 0)
-		close(w->fd);
-	if (in >= 0)
-		close(in);
 	if (err > 0)
-		fh_error(err, "%s", fh_quotef(list, strlen(list)));
-	free(tmp);
-	free(dir);
+		fh_error(err, "%s: the list was not updated",
+			 fh_quotef(a->list, strlen(a->list)));
 	free(w);
 	return err ? STATUS_USAGE : 0;
 }
@@ -935,6 +935,10 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	a->first_form = -1;
 	fh_manifest_init(&a->m);
 	load(a);
+	/* --update's statuses say what the new list holds: they wait for
+	 * it to be written, and go unsaid if it is not. */
+	if (a->update)
+		fh_out_hold(true);
 
 	/* New files take -a, else the list's one algorithm. */
 	if (c->algo_given) {
@@ -985,7 +989,14 @@ int fh_audit(const struct cli *c, struct operands *ops)
 
 	if (a->update && (a->nchanges || a->nnews))
 		status = write_list(a);
-	status |= status_of(a);
+	if (a->update) {
+		if (status)
+			fh_out_discard();
+		fh_out_hold(false);
+		fh_listfile_release(&a->lf);
+	}
+	if (!status)
+		status = status_of(a);
 
 	for (size_t i = 0; i < a->nnews; i++)
 		free(a->news[i]);
@@ -994,6 +1005,9 @@ int fh_audit(const struct cli *c, struct operands *ops)
 			free(a->changes[i].digest);
 	for (size_t i = 0; i < a->nscope; i++)
 		free(a->scope[i]);
+	for (size_t i = 0; i < a->nblind; i++)
+		free(a->blind[i]);
+	free(a->blind);
 	free(a->scope);
 	free(a->news);
 	free(a->changes);

@@ -54,6 +54,7 @@ struct cli {
 	const char *update;     /* --update=LIST */
 	const char *against;    /* --against=LIST */
 	bool prune;             /* --prune */
+	bool no_wait;           /* --no-wait: a busy list is an error */
 	bool meta;              /* --meta */
 	bool json;              /* --json */
 	bool algo_given;        /* -a (or the program's name) chose ALGO */
@@ -84,6 +85,9 @@ void fh_error(int errnum, const char *fmt, ...)
 /* The text fh_error gives ERR: glibc's words whatever the C library
  * (FH_ESHRANK, the engine's own, is "file shrank while being read"). */
 const char *fh_strerror(int err);
+/* The command's own code beside them: a name of a names file too long to
+ * open, reported by a description rather than by the name. */
+enum { FH_ENAMEFROM = -2 };
 
 /* Standard output, written in whole lines: fh_out_* append to the current
  * line, fh_out_end_line closes it.  Lines leave the program whole, never
@@ -94,6 +98,10 @@ void fh_out_bytes(const void *p, size_t n);
 void fh_out_str(const char *s);
 void fh_out_end_line(void);
 void fh_out_flush(void);
+/* While held, lines gather and nothing is written (--update's statuses
+ * wait for the list); fh_out_discard drops the whole lines gathered. */
+void fh_out_hold(bool hold);
+void fh_out_discard(void);
 /* A status line, "NAME: WHAT" or "NAME: WHAT from FROM" (FROM NULL: none),
  * the names escaped as generated lines escape them (a leading '\' when
  * either holds '\', LF or CR), after erasing the progress line. */

@@ -46,6 +46,7 @@ enum {
 	OPT_UPDATE,
 	OPT_AGAINST,
 	OPT_PRUNE,
+	OPT_NO_WAIT,
 	OPT_JSON,
 };
 
@@ -68,6 +69,7 @@ static const struct option longopts[] = {
 	{ "update", required_argument, NULL, OPT_UPDATE },
 	{ "against", required_argument, NULL, OPT_AGAINST },
 	{ "prune", no_argument, NULL, OPT_PRUNE },
+	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "text", no_argument, NULL, 't' },
 	{ "warn", no_argument, NULL, 'w' },
@@ -134,7 +136,8 @@ static bool audit_run(int argc, char **argv, const struct option *opts)
 			hits++;
 		}
 		if (hits == 1 && (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE ||
-				  hit->val == OPT_AGAINST || hit->val == OPT_PRUNE))
+				  hit->val == OPT_AGAINST || hit->val == OPT_PRUNE ||
+				  hit->val == OPT_NO_WAIT))
 			return true;
 	}
 	return false;
@@ -283,7 +286,6 @@ static void apply_length(struct cli *c, const char *arg)
 	}
 }
 
-/* -j N: a thread count from 1 to 1024. */
 /* A count from 1 to MAX for the option WHAT ("threads"), or a usage error. */
 static unsigned parse_count(const char *arg, unsigned long max, const char *what)
 {
@@ -293,7 +295,8 @@ static unsigned parse_count(const char *arg, unsigned long max, const char *what
 	errno = 0;
 	n = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || n < 1 || n > max) {
-		fh_error(0, "invalid number of %s: %s", what, fh_quote(arg));
+		fh_error(0, "invalid number of %s: %s (1..%lu)", what, fh_quote(arg),
+			 max);
 		usage_error(NULL, NULL);
 	}
 	return (unsigned)n;
@@ -401,6 +404,22 @@ static void list_kernels(const struct cli *c)
 	printf("# this CPU: %s\n", cpu_name(cpu, sizeof cpu));
 }
 
+/* Text printed through stdio (--help, --version, --list-kernels,
+ * --benchmark) can fail at its flush at exit: say so, as GNU's
+ * close_stdout does, rather than exit 0 having printed nothing. */
+static void close_stdout(void)
+{
+	bool failed = ferror(stdout);
+
+	/* An error met while printing has lost its errno: GNU says
+	 * "write error" alone then. */
+	errno = 0;
+	if (fclose(stdout) != 0 || failed) {
+		fh_error(errno, "write error");
+		_exit(EXIT_FAILURE);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .binary = -1 };
@@ -420,6 +439,7 @@ int main(int argc, char **argv)
 		argv[0] = (char *)fh_prog; /* getopt's messages use it */
 	}
 	fh_out_init();
+	atexit(close_stdout);
 	default_from_name(&c);
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 	if (feed && strcmp(feed, "map") == 0)
@@ -453,6 +473,7 @@ int main(int argc, char **argv)
 		case OPT_UPDATE: c.update = optarg; break;
 		case OPT_AGAINST: c.against = optarg; break;
 		case OPT_PRUNE: c.prune = true; break;
+		case OPT_NO_WAIT: c.no_wait = true; break;
 		case OPT_JSON: c.json = true; break;
 		case OPT_KERNEL: forced = optarg; break;
 		case OPT_LIST_KERNELS: list = true; break;
@@ -507,6 +528,13 @@ int main(int argc, char **argv)
 		usage_error("--against needs --audit", NULL);
 	if (c.prune && !c.update)
 		usage_error("--prune needs --update", NULL);
+	if (c.no_wait && !c.update)
+		usage_error("--no-wait needs --update", NULL);
+	/* A list that is written is replaced by a rename: standard output
+	 * cannot be. */
+	if (c.update && strcmp(c.update, "-") == 0)
+		usage_error("--update cannot write standard input or output: "
+			    "name a file", NULL);
 	if (c.meta && c.check)
 		usage_error("the --meta option is meaningless when verifying checksums", NULL);
 	if (auditing) {

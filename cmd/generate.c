@@ -52,7 +52,9 @@ struct walk_error {
 void fh_report_input_error(const char *path, int err)
 {
 	fh_progress_clear();
-	fh_error(0, "%s: %s", fh_quotef(path, strlen(path)), fh_strerror(err));
+	/* A name too long to hold is described, not named: printed as it is. */
+	fh_error(0, "%s: %s", err == FH_ENAMEFROM ? path : fh_quotef(path, strlen(path)),
+		 fh_strerror(err));
 }
 
 static bool next(void *ctx, struct fh_job *job)
@@ -135,10 +137,14 @@ static void done(void *ctx, struct fh_job *job)
 		stable = b->known && fh_operands_meta(NULL, job->path, &after, NULL) &&
 			 fh_meta_equal(&b->meta, &after);
 		if (b->known && !stable) {
+			/* Its digest is of no state the file was ever in:
+			 * a list must not record it. */
 			fh_progress_clear();
-			fh_error(0, "%s: file changed while being read",
+			fh_error(0, "%s: file changed while being read; not listed",
 				 fh_quotef(job->path, strlen(job->path)));
 			g->ok = false;
+			free(b);
+			return;
 		}
 	}
 	if (job->err) {

@@ -54,6 +54,7 @@ Lists kept over time (the five options above apply to them too):\n\
       --update=LIST     rewrite LIST to match the files (only files whose\n\
                         size or mtime changed are read)\n\
       --prune           with --update, drop missing and rename moved lines\n\
+      --no-wait         with --update, fail if another run is writing LIST\n\
       --against=NEW     with --audit=LIST, compare LIST with the list NEW\n\
       --json            print JSON Lines, one object per file\n\
 \n\
@@ -61,7 +62,7 @@ Inputs and speed:\n\
   -r, --recursive       hash the regular files under directory operands\n\
       --files-from=F    read the names from F, one per line (F - is stdin)\n\
       --files0-from=F   read the names from F, separated by NUL bytes\n\
-  -j, --threads=N       hash with N threads (default: one per online CPU)\n\
+  -j, --threads=N       hash with N threads, 1..1024 (default: one per CPU)\n\
       --no-mmap         read every file, map none\n\
       --io-depth=N      keep N reads in flight ahead of the hashing threads\n\
                         (default 256; 1 on a spinning disk: one file at a\n\

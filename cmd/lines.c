@@ -96,7 +96,10 @@ enum fh_lines_status fh_lines_next(struct fh_lines *r, char **line, size_t *len)
 		*len = nl ? (size_t)(nl - s) : have;
 		if (*len > r->max) {
 			/* What is left of it, if anything, is read past on
-			 * the next call. */
+			 * the next call.  Its start stays in the buffer, for
+			 * the caller's message, until then. */
+			*line = s;
+			*len = r->max;
 			r->skipping = !nl;
 			r->start = nl ? r->start + *len + 1 : r->end;
 			return FH_LINES_TOO_LONG;

@@ -34,7 +34,8 @@ bool fh_lines_start(struct fh_lines *r, int fd, size_t max, int delim);
 
 /* The next line: FH_LINES_LINE sets *LINE and *LEN (the line is
  * followed by a NUL, and the caller may modify it; it stays valid until
- * the next call).  After FH_LINES_TOO_LONG the next call first reads
+ * the next call); FH_LINES_TOO_LONG sets them to the line's first MAX
+ * bytes (no NUL after them).  After FH_LINES_TOO_LONG the next call first reads
  * past the rest of that line.  At FH_LINES_END, R->err holds the errno
  * value of a read error, else 0. */
 enum fh_lines_status fh_lines_next(struct fh_lines *r, char **line, size_t *len);

@@ -12,13 +12,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "manifest.h"
 #include "operands.h"
+#include "quote.h"
 
 struct entry {
 	char *name;
 	unsigned char type; /* DT_* from readdir, DT_UNKNOWN if it said none */
 };
+
+/* Levels of the walk that keep a descriptor: the innermost ones, where
+ * nearly every stat happens.  Deeper trees stat by path above them, so
+ * that the walk holds a bounded number of descriptors whatever its depth. */
+#define WALK_FDS 16
 
 struct walk_level {
 	struct walk_level *up;
@@ -63,13 +70,22 @@ static int push(struct operands *o, const char *dir)
 		free(l);
 		return ENOMEM;
 	}
-	/* Kept open (when a descriptor is to be had) so that a stat of an
-	 * entry looks up one name, not the whole path. */
+	/* Kept open so that a stat of an entry looks up one name, not the
+	 * whole path; the listing is read through a second descriptor. */
 	l->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (!(d = opendir(dir))) {
-		err = errno;
+	int dfd = l->fd >= 0 ? fcntl(l->fd, F_DUPFD_CLOEXEC, 0) : -1;
+
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		/* Out of descriptors: by path alone, holding none. */
+		if (dfd >= 0)
+			close(dfd);
 		if (l->fd >= 0)
 			close(l->fd);
+		l->fd = -1;
+		d = opendir(dir);
+	}
+	if (!d) {
+		err = errno;
 		free(l->dir);
 		free(l);
 		return err;
@@ -100,6 +116,15 @@ static int push(struct operands *o, const char *dir)
 	if (err) {
 		pop(o);
 		return err;
+	}
+	/* The level WALK_FDS above gives its descriptor back. */
+	struct walk_level *far = l;
+
+	for (int i = 0; far && i < WALK_FDS; i++)
+		far = far->up;
+	if (far && far->fd >= 0) {
+		close(far->fd);
+		far->fd = -1;
 	}
 	if (l->n > 1)
 		qsort(l->entries, l->n, sizeof *l->entries, by_name);
@@ -149,13 +174,19 @@ static const char *next_name(struct operands *o, int *err)
 	case FH_LINES_TOO_LONG:
 		o->names_read++;
 		free(o->too_long);
-		if (asprintf(&o->too_long, "%s:%" PRIu64, o->from_name,
-			     o->names_read) < 0) {
+		/* FROM:N, then the name's start, quoted as an argument. */
+		char start[41];
+
+		len = len < 40 ? len : 40;
+		memcpy(start, line, len);
+		start[len] = '\0';
+		if (asprintf(&o->too_long, "%s:%" PRIu64 ": %s...", o->from_name,
+			     o->names_read, fh_quote(start)) < 0) {
 			o->too_long = NULL;
 			*err = ENOMEM;
 			return o->from_name;
 		}
-		*err = ENAMETOOLONG;
+		*err = FH_ENAMEFROM;
 		return o->too_long;
 	case FH_LINES_END:
 		break;
@@ -232,11 +263,29 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 		return true;
 	if (o->recursive && strcmp(name, "-") != 0 && stat(name, &st) == 0 &&
 	    S_ISDIR(st.st_mode)) {
-		*err = push(o, name);
+		/* The walk's names are built from the root as tidied, so
+		 * that "d//e/" and "d/e" name its files alike. */
+		char *root = strdup(name);
+
+		*err = root ? push(o, fh_path_tidy(root)) : ENOMEM;
+		free(root);
 		if (!*err)
 			return fh_operands_next(o, path, err);
 	}
 	return true;
+}
+
+char *fh_path_tidy(char *path)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; path[i]; i++)
+		if (path[i] != '/' || o == 0 || path[o - 1] != '/')
+			path[o++] = path[i];
+	while (o > 1 && path[o - 1] == '/')
+		o--;
+	path[o] = '\0';
+	return path;
 }
 
 int fh_operands_stat(const struct operands *o, const char *path, struct stat *st)

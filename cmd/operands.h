@@ -31,7 +31,9 @@ struct operands {
 
 /* The next name: returns true and sets *PATH (valid until the next call)
  * and *ERR (0, or an errno value: then PATH could not be walked or read,
- * and the caller reports it); false at the end. */
+ * and the caller reports it); false at the end.  A name of a names file
+ * too long to open comes as "FROM:N: 'START'..." with *ERR FH_ENAMEFROM:
+ * a description, to be printed as it is. */
 bool fh_operands_next(struct operands *o, const char **path, int *err);
 
 /* stat(2) of PATH, the name fh_operands_next gave last: through its
@@ -50,6 +52,10 @@ void fh_stat_mtime(const struct stat *st, int64_t *sec, uint32_t *nsec);
 struct fh_meta;
 bool fh_operands_meta(const struct operands *o, const char *path,
 		      struct fh_meta *m, int *err);
+
+/* PATH with repeated slashes made one and trailing ones dropped ("/"
+ * stays), in place; returns PATH. */
+char *fh_path_tidy(char *path);
 
 /* Frees what O holds (it stays usable as an empty stream). */
 void fh_operands_free(struct operands *o);

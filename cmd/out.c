@@ -104,6 +104,7 @@ static size_t cap = 1 << 16; /* allocated size */
 static size_t limit;         /* flush once whole lines reach this */
 static size_t used;          /* bytes of whole lines */
 static size_t line_start;    /* where the current, unfinished line began */
+static bool held;            /* fh_out_hold: nothing leaves */
 
 static void write_error(int err)
 {
@@ -148,6 +149,16 @@ static void write_out(const char *p, size_t n)
 
 void fh_out_bytes(const void *p, size_t n)
 {
+	while (held && used + n > cap) {
+		char *nb = realloc(buf, cap * 2);
+
+		if (!nb) {
+			fprintf(stderr, "%s: memory exhausted\n", fh_prog);
+			exit(EXIT_FAILURE);
+		}
+		buf = nb;
+		cap *= 2;
+	}
 	if (used + n > cap) {
 		/* Send the whole lines ahead of the current one first. */
 		write_out(buf, line_start);
@@ -180,6 +191,18 @@ void fh_out_str(const char *s)
 	fh_out_bytes(s, strlen(s));
 }
 
+void fh_out_hold(bool hold)
+{
+	held = hold;
+}
+
+void fh_out_discard(void)
+{
+	memmove(buf, buf + line_start, used - line_start);
+	used -= line_start;
+	line_start = 0;
+}
+
 void fh_out_end_line(void)
 {
 	/* Keep every write within the batch limit: send the lines before
@@ -193,6 +216,8 @@ void fh_out_end_line(void)
 
 void fh_out_flush(void)
 {
+	if (held)
+		return;
 	write_out(buf, line_start);
 	memmove(buf, buf + line_start, used - line_start);
 	used -= line_start;
@@ -251,5 +276,7 @@ void fh_out_status(const char *name, size_t len, const char *what,
 
 const char *fh_strerror(int err)
 {
+	if (err == FH_ENAMEFROM)
+		return err_text(ENAMETOOLONG);
 	return err == FH_ESHRANK ? "file shrank while being read" : err_text(err);
 }

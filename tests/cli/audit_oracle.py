@@ -87,11 +87,12 @@ class Entry:
 
 
 def parse_list(data, algo_opt):
-    """-> (entries in list order, bad line numbers, raw lines)."""
+    """-> (entries in list order, bad line numbers, raw lines, duplicates
+    as (line number, name, the first line's number))."""
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    entries, bad, seen, pending = [], [], set(), None
+    entries, bad, seen, pending, dups = [], [], {}, None, []
     for no, raw in enumerate(lines, 1):
         line = raw[:-1] if raw.endswith(b"\r") else raw
         if line == b"" or line.startswith(b"#"):
@@ -122,17 +123,21 @@ def parse_list(data, algo_opt):
             hexd, b64 = parse_digest(algo, text)
         if escaped and name is not None:
             name = unescape(name)
-        if not algo or hexd is None or not name or key(name) in seen:
+        if not algo or hexd is None or not name:
             bad.append(no)
             pending = None
             continue
-        seen.add(key(name))
+        if key(name) in seen:  # the first line of a name counts
+            dups.append((no, name, seen[key(name)]))
+            pending = None
+            continue
+        seen[key(name)] = no
         e.name, e.algo, e.digest, e.b64, e.no = name, algo, hexd, b64, no
         e.meta = pending[:2] if pending and pending[2] == no - 1 else None
         e.meta_no = pending[2] if e.meta else None
         pending = None
         entries.append(e)
-    return entries, bad, lines
+    return entries, bad, lines, dups
 
 
 def walk(operands, recursive):
@@ -211,7 +216,7 @@ def main(argv):
                 data = f.read()
         except OSError as e:
             return die(lname, e.strerror)
-    entries, bad, lines = parse_list(data, o["a"])
+    entries, bad, lines, dups = parse_list(data, o["a"])
     algos = {e.algo for e in entries}
     if o["a"]:
         new_algo = o["a"]
@@ -224,10 +229,16 @@ def main(argv):
         with open(o["files_from"], "rb") as f:
             operands = [n for n in f.read().split(b"\n") if n]
     byname = {key(e.name): e for e in entries}
+    # Improper lines (with -w) and duplicate entries (always), in line order.
+    notes = []
     if o["w"]:
         algname = " " + ALGOS[o["a"]][0] if o["a"] else ""
-        for no in bad:
-            err.append("PROG: %s: %d: improperly formatted%s checksum line" % (lname, no, algname))
+        notes += [(no, "PROG: %s: %d: improperly formatted%s checksum line" % (lname, no, algname))
+                  for no in bad]
+    if not o["status"]:
+        notes += [(no, "PROG: %s: %d: duplicate entry for %s: line %d counts"
+                   % (lname, no, quote(name), first)) for no, name, first in dups]
+    err.extend(text for _, text in sorted(notes))
 
     # Present files: (name, entry or None, hex digest or None, (size, mtime)
     # or None, error text or None, algorithm for a new file).
@@ -235,7 +246,7 @@ def main(argv):
     if o["against"]:
         try:
             with open(o["against"], "rb") as f:
-                new_entries, _, _ = parse_list(f.read(), o["a"])
+                new_entries, _, _, _ = parse_list(f.read(), o["a"])
         except OSError as e:
             return die(o["against"], e.strerror)
         expected = list(entries)
@@ -258,7 +269,7 @@ def main(argv):
                 if stat.S_ISDIR(st.st_mode):
                     raise IsADirectoryError(21, "Is a directory")
                 m = meta_of(st)
-                unchanged = o["update"] and e and (e.meta is None or e.meta == m)
+                unchanged = o["update"] and e and e.meta == m
                 d = None if unchanged else digest(e.algo if e else new_algo, name)
                 present.append((name, e, d, m, None, new_algo))
             except FileNotFoundError:
@@ -271,8 +282,10 @@ def main(argv):
     missing = [e for e in expected if key(e.name) not in present_keys]
 
     report, new, moved, newdet, counts = [], [], set(), {}, dict.fromkeys(
-        ["bad", "unread", "changed", "damaged", "moved", "new", "missing"], 0)
-    counts["bad"] = len(bad)
+        ["bad", "dups", "unread", "changed", "damaged", "moved", "new", "missing", "kept"], 0)
+    counts["bad"], counts["dups"] = len(bad), len(dups)
+    # --update writes metadata where the list keeps some, or --meta asks.
+    with_meta = o["meta"] or any(e.meta for e in entries)
     replaced = {}  # entry line number -> new line bytes (or b"" to drop)
     for name, e, d, m, error, algo in present:
         algo = e.algo if e else algo
@@ -290,7 +303,7 @@ def main(argv):
             err.append("PROG: %s: %s" % (quote(name), error))
             report.append((name, "FAILED open or read", None, det))
             counts["unread"] += 1
-        elif d is None or (d == e.digest and e.meta == m):
+        elif d is None or (d == e.digest and (e.meta == m or not o["update"] or not with_meta)):
             report.append((name, "OK", None, det))
         elif d == e.digest:  # --update: metadata refreshed, no report
             report.append((name, "OK", None, det))
@@ -302,24 +315,27 @@ def main(argv):
             report.append((name, "CHANGED", None, det))
             counts["changed"] += 1
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64,
-                                         m if e.meta else None)
+                                         m if with_meta else None)
     paired = set()
     for name, d, m, algo in new:
         old = next((e for e in missing if e.no not in paired and e.algo == algo
                     and e.digest == d), None)
-        if old is not None and not (o["update"] and not o["prune"]):
+        if old is not None:
+            # Without --prune, --update keeps the old line and adds the name.
             paired.add(old.no)
-            moved.add(name)
             report.append((name, "MOVED", old.name, newdet[name]))
             counts["moved"] += 1
-            replaced[old.no] = format_line(name, old.digest, old.algo, old.tagged, old.star,
-                                           old.b64, m if old.meta else None)
+            if not o["update"] or o["prune"]:
+                moved.add(name)
+                replaced[old.no] = format_line(name, old.digest, old.algo, old.tagged,
+                                               old.star, old.b64,
+                                               m if old.meta or o["meta"] else None)
         else:
             report.append((name, "NEW", None, newdet[name]))
             counts["new"] += 1
     for e in missing:
         if e.no not in paired:
-            counts["missing"] += 1
+            counts["kept" if o["update"] and not o["prune"] else "missing"] += 1
             if o["update"] and o["prune"]:
                 replaced[e.no] = b""
             if not o["ignore_missing"] and (o["prune"] or not o["update"]):
@@ -338,21 +354,25 @@ def main(argv):
         line = en[0] + b": " + r[1].encode() + (b" from " + en[1] if len(en) > 1 else b"")
         out.write((b"\\" if esc else b"") + line + b"\n")
     if o["ignore_missing"]:
-        counts["missing"] = 0
-    if not o["status"] and not o["update"]:
+        counts["missing"] = counts["kept"] = 0
+    if not o["status"]:
         words = [("bad", "line is improperly formatted", "lines are improperly formatted"),
+                 ("dups", "duplicate entry (the first line of a name counts)",
+                  "duplicate entries (the first line of a name counts)"),
                  ("unread", "listed file could not be read", "listed files could not be read"),
                  ("changed", "file changed", "files changed"),
                  ("damaged", "file damaged (same size and mtime, other content)",
                   "files damaged (same size and mtime, other content)"),
                  ("moved", "file moved", "files moved"), ("new", "new file", "new files"),
-                 ("missing", "listed file missing", "listed files missing")]
+                 ("missing", "listed file missing", "listed files missing"),
+                 ("kept", "listed file missing (its line kept: --prune drops it)",
+                  "listed files missing (their lines kept: --prune drops them)")]
         for k, one, many in words:
             if counts[k]:
                 err.append("PROG: WARNING: %d %s" % (counts[k], one if counts[k] == 1 else many))
-    rc = ((counts["new"] and 1) | (counts["missing"] and 2) | (counts["changed"] and 4)
-          | (counts["moved"] and 8) | (counts["damaged"] and 16)
-          | ((counts["unread"] or (o["strict"] and counts["bad"])) and 32))
+    rc = ((counts["new"] and 1) | ((counts["missing"] or counts["kept"]) and 2)
+          | (counts["changed"] and 4) | (counts["moved"] and 8) | (counts["damaged"] and 16)
+          | ((counts["unread"] or (o["strict"] and (counts["bad"] or counts["dups"]))) and 32))
     if o["update"] and o["new_list"]:
         adds = [n for n in new if n[0] not in moved]
         write_new_list(o, entries, lines, replaced, adds, new_algo)

@@ -1,0 +1,57 @@
+/* listfile.h: a checksum list that fhsum rewrites (--update), held from
+ * its read to its replacement.
+ *
+ * The list is found where it really is (a symlink is followed to its
+ * target), refused when it is not a regular file, and locked for the
+ * whole read-modify-write, so that two writers never interleave.  Its new
+ * text is written beside it and renamed over it: the list is always the
+ * old one or the new one. */
+#ifndef FH_LISTFILE_H
+#define FH_LISTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+struct fh_listfile {
+	const char *name;       /* as the user named it, for messages */
+	char *path;             /* where it is, symlinks followed */
+	size_t dirlen;          /* PATH's directory part, with its '/' */
+	int fd;                 /* open on it and locked, or -1 */
+	struct stat st;         /* its state when locked */
+	bool exists;            /* false: it did not exist (FD is an empty
+				 * placeholder made to hold the lock) */
+};
+
+/* Finds, checks and locks the list NAME, waiting for another writer
+ * unless NO_WAIT; removes what a killed writer of it left behind.
+ * Prints the reason and returns false when the list cannot be written. */
+bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait);
+
+/* Whether the directory the list is replaced in lets it be: false (the
+ * reason printed) when it does not, so that nothing is hashed in vain. */
+bool fh_listfile_writable(const struct fh_listfile *l);
+
+/* The new text, written to a file beside the list. */
+struct fh_listout {
+	int fd;
+	int err;                /* the first write error, or 0 */
+	size_t used;
+	char *tmp;              /* the temporary name, once it has one */
+	bool anonymous;         /* no name yet (O_TMPFILE) */
+	char buf[1 << 16];
+};
+
+/* Starts the new text: 0, or an errno value. */
+int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o);
+void fh_listout_put(struct fh_listout *o, const void *p, size_t n);
+
+/* Makes the new text the list: refused (-1, reason printed) if the list
+ * changed under the lock; 0, or an errno value. The temporary file is
+ * gone either way. */
+int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o);
+
+/* Unlocks the list; a placeholder that was never written is removed. */
+void fh_listfile_release(struct fh_listfile *l);
+
+#endif
