@@ -1,6 +1,6 @@
 /* fhsum.c: the command's entry point: options, their checks and the run
  * over operands.  Option names, checks and messages follow GNU md5sum 9.1
- * (and cksum 9.8 for -a and -l); ../SPEC.md is the contract. */
+ * (and cksum 9.8 for -a and -l); fhsum(1) is the contract. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
 				usage_error("--json and %s are mutually exclusive",
 					    unlike[i].name);
 	}
-	/* --audit and --update (SPEC.md, "Auditing and updating a list"). */
+	/* --audit and --update (fhsum(1), AUDITING AND UPDATING). */
 	bool auditing = c.audit || c.update;
 	const char *mode = c.audit ? "--audit" : "--update";
 

@@ -83,11 +83,11 @@ Kernels:\n\
 \n\
 The sums are computed as described in RFC 1321 (MD5), FIPS 202 (SHA-3,\n\
 SHAKE) and RFC 9861 (TurboSHAKE with domain byte 1F; KT128 and KT256,\n\
-KangarooTwelve, with an empty customization string).  When checking, the input should be a former output of\n\
-this program, of md5sum or of sha3sum.  The default mode is to print a\n\
-line with: checksum, a space, a character indicating input mode ('*' for\n\
-binary, ' ' for text or where binary is insignificant), and name for each\n\
-FILE.\n\
+KangarooTwelve, with an empty customization string).  When checking, the\n\
+input should be a former output of this program, of md5sum or of sha3sum.\n\
+The default mode is to print a line with: checksum, a space, a character\n\
+indicating input mode ('*' for binary, ' ' for text or where binary is\n\
+insignificant), and name for each FILE.\n\
 \n\
 There is no difference between binary mode and text mode on GNU systems.\n", stdout);
 	exit(status);

@@ -87,10 +87,11 @@ static void x86_signature(uint32_t eax, struct fh_cpu_id *id)
  * Elsewhere XCR0 says so.  macOS turns that state on for a thread only
  * after its first AVX-512 instruction traps, so XCR0 under-reports there
  * and the kernel's word is hw.optional.avx512f (xnu osfmk/i386/fpu.c;
- * golang/go issue 43089).  Darwin 19.6.0 to 21.2.0 (macOS 10.15.6 to
- * 12.1) may also corrupt the opmask registers K0-K7 on return from a
- * signal handler, fixed in 21.3.0, macOS 12.2 (golang/go issue 49233), so
- * AVX-512 is trusted from 21.3 on only. */
+ * https://github.com/golang/go/issues/43089).  Darwin 19.6.0 to 21.2.0
+ * (macOS 10.15.6 to 12.1) may also corrupt the opmask registers K0-K7 on
+ * return from a signal handler, fixed in 21.3.0, macOS 12.2
+ * (https://github.com/golang/go/issues/49233), so AVX-512 is trusted from
+ * 21.3 on only. */
 static bool x86_avx512_state(const struct fh_x86_probe *p, uint64_t xcr0)
 {
 	if (p->darwin)

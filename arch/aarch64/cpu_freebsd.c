@@ -27,9 +27,10 @@ void fh_cpu_arm_read(struct fh_arm_probe *p)
 	/* FreeBSD's kernel emulates MRS of MIDR_EL1 and the ID registers for
 	 * user space (user_mrs_handler, sys/arm64/arm64/identcpu.c), and says
 	 * so with HWCAP_CPUID.  Kernels from 12.0 emulated the read before
-	 * they set that bit (google/cpu_features issue 344, FreeBSD commit
-	 * d61f9bfb); without a sure way to tell them from kernels that trap,
-	 * MIDR stays 0 there, which costs only Apple's SHA3 preference. */
+	 * they set that bit (FreeBSD commit d61f9bfb, and
+	 * https://github.com/google/cpu_features/issues/344); without a sure
+	 * way to tell them from kernels that trap, MIDR stays 0 there, which
+	 * costs only Apple's SHA3 preference. */
 	if ((fh_cpu_arm_hwcap_features(hw) & FH_CPU_ARM_SHA3) &&
 	    (hw & FH_HWCAP_CPUID))
 		p->midr = fh_arm_mrs_midr();

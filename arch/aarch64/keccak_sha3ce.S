@@ -33,10 +33,10 @@
  * Speed: the SHA3 instructions issue on one of four vector pipes on
  * Neoverse V1/V2 (one of two on N2), so a permutation there costs at least
  * 64 x 24 = 1536 cycles, against about 750 for the general-register kernel
- * (Graviton4, keccak-asm issue 15).  Apple cores issue them on every pipe
- * and this kernel wins there (OpenSSL: +36% on M1).  Hence keccak-sha3ce
- * and keccak-sha3cex2 are preferred only with FH_CPU_ARM_SHA3_FAST
- * (arch/aarch64/cpu.c).
+ * (Graviton4: https://github.com/DaniPopes/keccak-asm/issues/15).  Apple
+ * cores issue them on every pipe and this kernel wins there (OpenSSL:
+ * +36% on M1).  Hence keccak-sha3ce and keccak-sha3cex2 are preferred only
+ * with FH_CPU_ARM_SHA3_FAST (arch/aarch64/cpu.c).
  *
  * A round is 67 vector instructions and no MOV:
  *  - theta: ten EOR3 for the column parities, five RAX1 for D;

@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
 # Counts the instructions the AArch64 kernels execute, under qemu-user with
-# the qemu-insncount plugin, and prints a Markdown table: instructions per
-# 64-byte MD5 block and per Keccak-f[1600] permutation, for the kernels in
-# arch/aarch64/ and for the portable C kernels built with gcc -O2.  The
-# multi-buffer kernels get a row per call (all lanes) and a row per lane,
-# comparable with the single-stream rows above them, whose ratio to md5-gpr
-# or keccak-gpr is the last column.  Counts are repeatable and compare
-# kernels of one ISA honestly; they are not a speed (see
-# ../shared/TOOLCHAIN.md).  Runs on x86-64, no AArch64 needed.
+# the plugin tests/bench/insncount.c, and prints a Markdown table:
+# instructions per 64-byte MD5 block and per Keccak-f[1600] permutation,
+# for the kernels in arch/aarch64/ and for the portable C kernels built
+# with gcc -O2.  The multi-buffer kernels get a row per call (all lanes)
+# and a row per lane, comparable with the single-stream rows above them,
+# whose ratio to md5-gpr or keccak-gpr is the last column.  Counts are repeatable and compare
+# kernels of one ISA honestly; they are not a speed.  Runs on x86-64, no
+# AArch64 needed: apt-get install qemu-user gcc-aarch64-linux-gnu.
 #
 #   tests/bench/aarch64-insns.sh [-n N]
 #
 # Each figure is a difference of two runs, (count(2N) - count(N)) / N, so
 # startup and one-off costs cancel: per block for md5_blocks and
 # keccak_absorb (one call over N blocks), per call for keccak_permute.
-# Exit status 1 when a kernel misses its target (issues #6 and #7):
+# Exit status 1 when a kernel misses its target:
 #   md5-gpr <= 600, keccak-gpr <= 3300, keccak-sha3ce <= 1800 per
 #   permutation, two-state SHA3 <= 1000 per state; md5-neonx4 <= 160 per
 #   block per lane; keccak-neonx2 below keccak-gpr per permutation per
 #   state (its reason to exist: fewer than two keccak-gpr streams).
 #
 # Environment: CC_AARCH64 (default aarch64-linux-gnu-gcc), QEMU (qemu-aarch64),
-# INSNCOUNT (the plugin .so; default: built from
-# ../shared/tools/qemu-insncount.c into $TMPDIR).
+# INSNCOUNT (the plugin .so; default: built from tests/bench/insncount.c
+# into $TMPDIR).
 set -euo pipefail
 
 n=1000
@@ -41,13 +41,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 for tool in "$cc" "$qemu" gcc; do
 	command -v "$tool" >/dev/null ||
-		{ echo "aarch64-insns: $tool not found (see ../shared/TOOLCHAIN.md)" >&2; exit 1; }
+		{ echo "aarch64-insns: $tool not found (qemu-user, gcc-aarch64-linux-gnu)" >&2; exit 1; }
 done
 
 plugin=${INSNCOUNT:-}
 if [ -z "$plugin" ]; then
-	src=$root/../shared/tools/qemu-insncount.c
-	[ -f "$src" ] || { echo "aarch64-insns: $src not found; set INSNCOUNT" >&2; exit 1; }
+	src=$root/tests/bench/insncount.c
 	plugin=$tmp/libinsncount.so
 	gcc -shared -fPIC -O2 -o "$plugin" "$src"
 fi

@@ -2,7 +2,7 @@
 # Benchmarks fhsum's --audit, --update and --against (benchmarks, not
 # tests): every round runs each command of a set once, in turn, so machine
 # noise falls on all of them alike; prints Markdown tables of median wall
-# time, the ratios the issue targets, and peak RSS.
+# time, the ratios against their targets, and peak RSS.
 #
 #   tests/bench/audit.sh [-r ROUNDS] [-d DATADIR] [-n FILES] [-s BYTES]
 #                        [-m SMALLFILES] [-l LINES] [SET...]
@@ -136,7 +136,7 @@ bench_audit() {
 		"fhsum -c|$fhsum -c --quiet $tree.sums")
 	local targets=("fhsum --audit/fhsum -c<=1.1")
 	if have hashdeep; then
-		# The issue's command (hashdeep's default: MD5 and SHA-256), and
+		# hashdeep's own audit (its default: MD5 and SHA-256), and
 		# hashdeep hashing MD5 alone, as fhsum does here.
 		(cd "$data" && hashdeep -r "$tree" >"$tree.known" && hashdeep -c md5 -r "$tree" >"$tree.known-md5")
 		cmds+=("hashdeep -r -a -k|hashdeep -r -a -k $tree.known $tree"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Reference model of `fhsum --audit`, `--update` and `--against`, written
-from SPEC.md ("Auditing and updating a list" and its details), never from
-fhsum's output.  Digests come from hashlib.
+"""Reference model of `fhsum --audit`, `--update` and `--against`, as
+fhsum(1) describes them (AUDITING AND UPDATING, and --json), never taken
+from fhsum's output.  Digests come from hashlib.
 
     audit_oracle.py [OPTION]... LIST [OPERAND]...
 
@@ -403,7 +403,7 @@ def write_new_list(o, entries, lines, replaced, new, new_algo):
 
 
 def json_line(name, status, old, det):
-    """The object --json prints for a report line, keys in the SPEC's order
+    """The object --json prints for a report line, keys in fhsum(1)'s order
     (name, algorithm, digest, size, status, from, error); a name that is
     not UTF-8 as name_base64 (from_base64 for OLD)."""
     import json

@@ -4,7 +4,7 @@
 #  - with each option variant ('', --quiet, --status, --strict, -w,
 #    --ignore-missing, all four), compared with GNU md5sum 9.1,
 #  - through a link named md5sum (no -a), compared with md5sum.
-# md5sum's status lines are adjusted to the SPEC's escaping (names holding a
+# md5sum's status lines are adjusted to fhsum(1)'s escaping (names holding a
 # backslash or CR get a leading backslash, as GNU 9.4 to 9.10).
 
 load helper
@@ -66,7 +66,7 @@ setup() {
 	check_case_md5 escape-bad
 }
 
-@test "md5 -c [escaped]: Escaped names (leading backslash; \\ \n \r) in untagged and tagged lines; status lines escape names holding a backslash, LF or CR (SPEC, GNU 9.4+)." {
+@test "md5 -c [escaped]: Escaped names (leading backslash; \\ \n \r) in untagged and tagged lines; status lines escape names holding a backslash, LF or CR (fhsum(1), GNU 9.4+)." {
 	check_case_md5 escaped
 }
 

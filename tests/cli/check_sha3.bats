@@ -7,7 +7,7 @@
 #    with the case's written expectations, and each option variant with GNU
 #    md5sum's output for the same table instantiated with MD5 digests (same
 #    line structure; only the algorithm in "improperly formatted X checksum
-#    line" differs, per SPEC).
+#    line" differs).
 # 2. Algorithm selection: tags of several algorithms in one list, untagged
 #    lines by hex length, SHAKE output lengths, -w message names.
 
@@ -74,7 +74,7 @@ plain_line() { printf '%s  %s\n' "$1" "$2"; }
 	check_case_sha3 escape-bad
 }
 
-@test "sha3/shake -c [escaped]: Escaped names (leading backslash; \\ \n \r) in untagged and tagged lines; status lines escape names holding a backslash, LF or CR (SPEC, GNU 9.4+)." {
+@test "sha3/shake -c [escaped]: Escaped names (leading backslash; \\ \n \r) in untagged and tagged lines; status lines escape names holding a backslash, LF or CR (fhsum(1), GNU 9.4+)." {
 	check_case_sha3 escaped
 }
 
@@ -334,7 +334,7 @@ PROG: WARNING: 1 line is improperly formatted" || bad=1
 	return $bad
 }
 
-@test "check: a stdout write error (/dev/full) is reported with exit 1, even for an endless list (SPEC, GNU 9.10)" {
+@test "check: a stdout write error (/dev/full) is reported with exit 1, even for an endless list (as GNU 9.10)" {
 	pattern 3 >a
 	plain_line "$(vec sha3-256 3)" a >list
 	local rc=0

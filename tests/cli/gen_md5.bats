@@ -218,9 +218,9 @@ setup() {
 	done
 }
 
-@test "md5 gen: a write error on stdout (/dev/full): 'write error: No space left on device', exit 1 (SPEC)" {
-	# GNU 9.1 prints "md5sum: write error" without the reason; the SPEC asks
-	# for "fhsum: write error: <strerror>".
+@test "md5 gen: a write error on stdout (/dev/full): 'write error: No space left on device', exit 1" {
+	# GNU 9.1 prints "md5sum: write error" without the reason; fhsum names
+	# it: "fhsum: write error: <strerror>".
 	local rc=0
 	fhsum -a md5 a b >/dev/full 2>got.err.raw || rc=$?
 	echo $rc >got.rc

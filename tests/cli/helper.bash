@@ -436,9 +436,9 @@ run_case_cmd() {
 	capture "$p" "$@" -c "${o[@]}" "${CASE_ARGS[@]}" <"$CASE_STDIN"
 }
 
-# GNU 9.1 escapes a name in a status line only when it holds LF; the SPEC
-# (GNU 9.4 to 9.10) also when it holds a backslash or CR.  Turn md5sum 9.1's
-# check-mode stdout into the SPEC's.
+# GNU 9.1 escapes a name in a status line only when it holds LF; fhsum, as
+# GNU 9.4 to 9.10, also when it holds a backslash or CR.  Turn md5sum 9.1's
+# check-mode stdout into fhsum's.
 gnu94_escape() {
 	awk '
 	{
@@ -459,7 +459,7 @@ gnu94_escape() {
 	}'
 }
 
-# md5sum run of the instantiated case, turned into the SPEC's output.
+# md5sum run of the instantiated case, turned into what fhsum prints.
 run_case_md5sum() { # PREFIX OPTS
 	local x=''
 	run_case_cmd "$1" "$2" md5sum

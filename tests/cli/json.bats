@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
-# --json (SPEC.md, "Generating" and the details of --json): JSON Lines in
+# --json (fhsum(1), the --json option): JSON Lines in
 # generation, -c, --audit and --update; every line parses with Python's
 # json; names round-trip (name, or name_base64 for a name that is not
-# UTF-8); keys come in the SPEC's order; stderr is what the text mode
+# UTF-8); keys come in fhsum(1)'s order; stderr is what the text mode
 # writes.  Expected digests from hashlib and GNU md5sum; the expected audit
 # objects from audit_oracle.py --json.
 
@@ -27,7 +27,7 @@ make_names() {
 }
 
 # check_json MODE FILE [EXPECTED]: every line of FILE is one JSON object
-# with the SPEC's keys in order.  MODE gen (check: -c's, status OK and
+# with fhsum(1)'s keys in order.  MODE gen (check: -c's, status OK and
 # size optional): each object is a file of the
 # tree: its name decodes to an existing file, digest (md5) and size are
 # hashlib's and stat's.  MODE same: the objects equal EXPECTED's (the

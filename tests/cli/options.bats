@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Options: --help, --version, option misuse (compared with GNU md5sum 9.1, both
 # as `fhsum -a md5` and through a link named md5sum), precedence of
-# --quiet/--status/--warn, and fhsum's own argument errors (SPEC).
+# --quiet/--status/--warn, and fhsum's own argument errors.
 
 load helper
 
@@ -95,8 +95,9 @@ both() {
 	both --tag -t a
 }
 
-@test "misuse: --text --tag is rejected too (SPEC: as GNU 9.10, either order)" {
-	# GNU 9.1 accepts this order, so this is checked against the SPEC only.
+@test "misuse: --text --tag is rejected too (as GNU 9.10, either order)" {
+	# GNU 9.1 accepts this order, so this is checked against written
+	# expectations only.
 	capture got fhsum -a md5 --text --tag a
 	expect "fhsum -a md5 --text --tag a" 1 "" \
 		"PROG: --tag does not support --text mode

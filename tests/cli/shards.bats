@@ -11,7 +11,7 @@ setup() {
 }
 
 # same_check LIST...: fhsum -a md5 -c LIST... reports as md5sum -c does,
-# status lines escaped as the SPEC says (GNU 9.4+).
+# status lines escaped as GNU 9.4+ escapes them.
 same_check() {
 	capture ref md5sum -c "$@"
 	gnu94_escape <ref.out >ref.out.t && mv ref.out.t ref.out

@@ -5,7 +5,7 @@
  * of GNU's reversed-form latch.  The expectations of the MD5 rows were
  * derived by running GNU md5sum 9.1 -c on the same lines during development
  * (the comments name the quirk); the SHA-3 and SHAKE rows apply the same
- * rules with SPEC.md's tags and lengths.  This test does not run md5sum
+ * rules with fhsum(1)'s tags and lengths.  This test does not run md5sum
  * itself, the CLI tests do.
  * Then lines too big for a table (1 MiB names, SHAKE's longest digest),
  * exact fh_format_line output (as md5sum, --tag, -z and -b print it), and

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# The house's own rules, checked on the built command and the source tree:
+# --help fits an 80-column terminal, the man pages format without warnings
+# at 80 columns, and the project's files speak of the project alone (no
+# path outside the repository, no issue numbers).
+
+load helper
+
+ROOT=$BATS_TEST_DIRNAME/../..
+
+setup() {
+	common_setup
+}
+
+@test "house: no line of --help passes 80 columns" {
+	capture got fhsum --help
+	[ "$(cat got.rc)" = 0 ] || fail "--help exit status $(cat got.rc)"
+	[ -s got.out ] || fail "--help printed nothing on stdout"
+	local long
+	long=$(awk 'length > 80 { printf "line %d, %d columns: %s\n", NR, length, $0 }' got.out)
+	[ -z "$long" ] || fail "--help lines over 80 columns:" "$long"
+}
+
+@test "house: the man pages format at 80 columns without warnings" {
+	unset MAN_KEEP_FORMATTING MANPAGER PAGER
+	command -v man >/dev/null ||
+		skip "man is not installed: the man pages cannot be formatted here"
+	local page err long bad=0
+	for page in "$ROOT/man/fhsum.1" "$ROOT/man/libfhsum.3"; do
+		# Not on a terminal, man strips the overstrikes itself.
+		err=$(MANWIDTH=80 man --warnings -E ascii -l "$page" 2>&1 >rendered) ||
+			{ echo "man -l $page failed: $err" >&2; bad=1; continue; }
+		[ -s rendered ] || { echo "man -l $page printed nothing" >&2; bad=1; }
+		[ -z "$err" ] || { echo "${page##*/}: $err" >&2; bad=1; }
+		# A table or a no-fill block that man does not warn of may still
+		# run past the terminal's edge.
+		long=$(awk 'length > 80 { printf "line %d, %d columns: %s\n", NR, length, $0 }' rendered)
+		[ -z "$long" ] || { printf '%s over 80 columns:\n%s\n' "${page##*/}" "$long" >&2; bad=1; }
+		if command -v groff >/dev/null; then
+			err=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
+			[ -z "$err" ] || { echo "groff -ww ${page##*/}: $err" >&2; bad=1; }
+		fi
+	done
+	return $bad
+}
+
+@test "house: no tracked file names a path outside the repository or an issue number" {
+	command -v git >/dev/null || skip "git is not installed"
+	git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		skip "not a git checkout: no list of tracked files"
+	# The patterns are spelt so that this file does not match them.
+	local hits
+	hits=$(git -C "$ROOT" grep -n -I -i -E '\.\./shar[e]d|issues? #?[0-9]' || true)
+	[ -z "$hits" ] || fail "tracked files point outside the project:" "$hits"
+	# In prose, "#12" is an issue number too.
+	hits=$(git -C "$ROOT" grep -n -I -E '(^|[[:space:](])#[0-9]+' -- '*.md' || true)
+	[ -z "$hits" ] || fail "documents cite issue numbers:" "$hits"
+}
+
+@test "house: no build artifact is tracked" {
+	command -v git >/dev/null || skip "git is not installed"
+	git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		skip "not a git checkout: no list of tracked files"
+	local hits
+	hits=$(git -C "$ROOT" ls-files | grep -E '(^|/)__pycache__/|\.py[co]$|\.o$' || true)
+	[ -z "$hits" ] || fail "build artifacts are tracked:" "$hits"
+}
