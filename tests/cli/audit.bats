@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
-# --audit, --update, --prune, --against and --meta (SPEC.md, "Auditing and
-# updating a list" and its details).  Every expected report, warning, exit
-# status and rewritten list comes from audit_oracle.py, a hashlib model of
-# the SPEC's words, or from GNU md5sum, stat(1) and Python; never from
+# --audit, --update, --prune, --against and --meta (fhsum(1), "Auditing and
+# updating a list").  Every expected report, warning, exit status and
+# rewritten list comes from audit_oracle.py, a hashlib model of the manual's
+# words, or from GNU md5sum, stat(1) and Python; never from
 # fhsum.  Trees are built in each test, then edited, appended, truncated,
 # deleted, renamed and damaged (same size, mtime put back).
 
@@ -59,7 +59,7 @@ rc_of_words() {
 # oracle's report lines and leaves LIST as the oracle's expected list (or
 # untouched, same inode and mtime, when the oracle says nothing changes).
 # Exit status: the bits of the words printed, and the missing bit allowed
-# beside them (the SPEC does not say whether a kept missing line counts).
+# beside them.
 # stderr holds only WARNING lines.
 update_same() {
 	local label=$1 list=$2 before='' rc want allowed
@@ -273,7 +273,7 @@ basic_changes() {
 }
 
 @test "audit: a listed file named by an operand that no longer exists is MISSING (2), not FAILED" {
-	# SPEC: the entries a run expects are "those named by an operand, or
+	# The manual: the entries a run expects are "those named by an operand, or
 	# under a directory operand"; "only those can be MISSING".
 	mkdir t
 	mkf t/a 10; mkf t/b 20
@@ -325,7 +325,7 @@ PY
 	basic_tree
 	basic_changes
 	# No new file and no rename: what --ignore-missing does to MOVED pairs
-	# is not written in the SPEC.
+	# is left open by the manual.
 	rm t/sub/new2 t/new
 	mv t/sub/renamed t/old
 	# A bad line, a name listed twice (the first line counts: the second
@@ -657,7 +657,7 @@ EOF
 		fi
 	done
 	echo "# $kills of $n runs killed, $newer left the new list (uninterrupted run: ${dur} ms)" >&3
-	[ ${#strays[@]} = 0 ] || fail "temporary files left beside LIST (the SPEC allows none):" "${strays[@]}"
+	[ ${#strays[@]} = 0 ] || fail "temporary files left beside LIST (none may be):" "${strays[@]}"
 	[ "$kills" -gt 0 ] || skip "no run was killed before it ended (uninterrupted run: ${dur} ms)"
 }
 
