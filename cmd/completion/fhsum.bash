@@ -33,6 +33,7 @@ _fhsum_options='
 -  --audit          file
 -  --update         file
 -  --prune          -
+-  --no-wait        -
 -  --against        file
 -  --json           -
 -r --recursive      -

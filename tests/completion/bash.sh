@@ -103,7 +103,7 @@ suite() { # LABEL: every case, in this shell
 	PATH=$tmp/bin:$PATH expect 'sha3-256sum --kernel=stub-one,' stub-one,stub-two
 	PATH=$tmp/bin:$PATH expect "$tmp/bin/nothere/fhsum --kernel=" stub-one stub-two
 
-	expect 'fhsum --no-' --no-mmap --no-names --no-progress
+	expect 'fhsum --no-' --no-mmap --no-names --no-progress --no-wait
 	expect 'fhsum --ignore' --ignore-missing
 	complete_line 'fhsum -'
 	[[ $'\n'$got == *$'\n-a\n'* && $'\n'$got == *$'\n--check\n'* ]] ||

@@ -44,7 +44,7 @@ expect "fhsum --kernel=$first," "${others[@]/#/--kernel=$first,}"
 expect "fhsum --kernel $first," "${others[@]/#/$first,}"
 expect "$tmp/bin/fhsum --kernel=" --kernel=stub-one --kernel=stub-two
 expect "$tmp/nothere/fhsum --kernel=" "${kernels[@]/#/--kernel=}"
-expect 'fhsum --no-' --no-mmap --no-names --no-progress
+expect 'fhsum --no-' --no-mmap --no-names --no-progress --no-wait
 expect 'fhsum -c ' -x a.sums 'b file' sub/
 expect 'fhsum --files-from=a' --files-from=a.sums
 expect 'fhsum -l ' 224 256 384 512

@@ -47,7 +47,7 @@ expect "$tmp/bin/fhsum --kernel=" stub-one stub-two
 # A command that is not there, or a link not installed: fhsum's.
 expect "$tmp/nothere/fhsum --kernel=" "${kernels[@]}"
 expect 'sha3-256sum --kernel=' "${kernels[@]}"
-expect 'fhsum --no-' --no-mmap --no-names --no-progress
+expect 'fhsum --no-' --no-mmap --no-names --no-progress --no-wait
 # As _files hands them to compadd: quoted, a directory's / a suffix.
 expect 'fhsum -c ' -x a.sums 'b\ file' sub
 expect 'fhsum -l ' 224 256 384 512
