@@ -376,3 +376,26 @@ PROG: WARNING: 1 listed file could not be read"
 	capture got fhsum -c list
 	expect "no -a, a base64 word" 1 "" "PROG: list: no properly formatted checksum lines found"
 }
+
+@test "as md5sum, a tagged line of another algorithm is improper, as GNU md5sum -c counts it" {
+	printf 'hello\n' >f
+	local sha3 run rc_gnu rc_ours
+	sha3=$(python3 -c 'import hashlib; print(hashlib.sha3_256(b"hello\n").hexdigest())') ||
+		skip "python3 not available"
+	{ md5sum f; printf 'SHA3-256 (f) = %s\n' "$sha3"; } >mixed
+	printf 'SHA3-256 (f) = %s\n' "$sha3" >only
+	for run in "--strict -c mixed" "-c mixed" "-c only" "--strict -c only"; do
+		# shellcheck disable=SC2086
+		rc_gnu=0; md5sum $run >gnu.out 2>gnu.err || rc_gnu=$?
+		# shellcheck disable=SC2086
+		rc_ours=0; fhsum_as md5sum $run >our.out 2>our.err || rc_ours=$?
+		[ "$rc_gnu" = "$rc_ours" ] || fail "md5sum $run: exit $rc_ours, GNU $rc_gnu"
+		cmp -s gnu.out our.out || fail "md5sum $run: stdout" "$(cat our.out)" "GNU:" "$(cat gnu.out)"
+		sed 's/^[^:]*: //' gnu.err >gnu.e; sed 's/^[^:]*: //' our.err >our.e
+		cmp -s gnu.e our.e || fail "md5sum $run: stderr" "$(cat our.err)" "GNU:" "$(cat gnu.err)"
+	done
+	# Under fhsum's own name without -a, tags rule: both lines check.
+	capture got fhsum -c mixed
+	expect "fhsum -c (tags rule)" 0 "f: OK
+f: OK"
+}
