@@ -31,9 +31,10 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "input.h"
-#include "iostage.h"
 #include "guard.h"
+#include "input.h"
+#include "io.h"
+#include "iostage.h"
 #include "lanes.h"
 #include "os.h"
 #include "window.h"
