@@ -96,9 +96,12 @@ void fh_out_end_line(void);
 void fh_out_flush(void);
 /* A status line, "NAME: WHAT" or "NAME: WHAT from FROM" (FROM NULL: none),
  * the names escaped as generated lines escape them (a leading '\' when
- * either holds '\', LF or CR), after erasing the progress line. */
+ * either holds '\', LF or CR), after calling the hook fh_out_on_status
+ * set.  The hook erases whatever line stands on stderr (progress.c sets
+ * it), so that the output calls no unit above it; NULL: none. */
 void fh_out_status(const char *name, size_t len, const char *what,
 		   const char *from, size_t fromlen);
+void fh_out_on_status(void (*hook)(void));
 
 /* JSON Lines (json.c): one object a line, its keys in the order given.
  * A name that is not UTF-8 goes as KEY_base64 ("name_base64"), its bytes

@@ -138,6 +138,7 @@ bool fh_progress_start(int mode)
 		start = now();
 		delay = mode > 0 ? 0 : 1.0;
 		atexit(erase_at_exit);
+		fh_out_on_status(fh_progress_clear);
 	}
 	return enabled;
 }
