@@ -170,6 +170,11 @@ unsigned fh_online_cpus(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
+const char *fh_engine_os_layer(void)
+{
+	return fh_os_layer();
+}
+
 static struct slot *slot_at(struct engine *e, uint64_t i)
 {
 	return &e->slots[i % e->window];
