@@ -27,9 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
+#include "clock.h"
 #include "kernel.h"
 
 #define BENCH_BYTES 16384
@@ -37,14 +37,6 @@
 #define BENCH_SLICES 5
 #define BENCH_MAX_KERNELS 16
 #define BENCH_DEFAULT_SECONDS 0.2
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Seconds per cell: FHSUM_BENCH_SECONDS when it is a positive number. */
 static double cell_seconds(void)
@@ -72,7 +64,7 @@ static double run_slice(const struct fh_algo *a, const struct fh_kernel *k,
 {
 	uint8_t out[FH_MAX_DIGEST];
 	unsigned long n = 0;
-	double t0 = now(), t;
+	double t0 = fh_seconds(CLOCK_THREAD_CPUTIME_ID), t;
 
 	do {
 		fh_ctx ctx;
@@ -82,7 +74,7 @@ static double run_slice(const struct fh_algo *a, const struct fh_kernel *k,
 		fh_final(&ctx, out, a->digest_bytes);
 		bench_sink ^= out[n % a->digest_bytes];
 		n++;
-		t = now() - t0;
+		t = fh_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
 	} while (t < seconds);
 	return (double)n * len / t;
 }
@@ -105,7 +97,7 @@ static double run_slice_multi(const struct fh_algo *a,
 	uint8_t out[FH_MAX_DIGEST];
 	unsigned long n = 0;
 	fh_ctx start;
-	double t0 = now(), t;
+	double t0 = fh_seconds(CLOCK_THREAD_CPUTIME_ID), t;
 
 	fh_init_kernel(&start, a, s);
 	for (unsigned i = 0; i < k->lanes; i++)
@@ -137,7 +129,7 @@ static double run_slice_multi(const struct fh_algo *a,
 			bench_sink ^= out[(n + i) % a->digest_bytes];
 		}
 		n++;
-		t = now() - t0;
+		t = fh_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
 	} while (t < seconds);
 	return (double)n * k->lanes * BENCH_BYTES / t;
 }

@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "fhsum.h"
-#include "kernel.h"
 
 #ifndef PATH_MAX
 # define PATH_MAX 4096
@@ -23,6 +22,8 @@
  * accept a longer line only by its blanks or by bytes after a NUL that
  * ends the name: no list that fhsum or md5sum writes holds those. */
 #define FH_LIST_LINE_MAX (2 * (size_t)FH_MAX_XOF_BYTES + 2 * (size_t)PATH_MAX + 1024)
+
+struct fh_kernel_set;
 
 struct cli {
 	/* The algorithm: given with -a (or by the program's name), else NULL
@@ -38,7 +39,7 @@ struct cli {
 	bool no_names;          /* --no-names */
 	bool ignore_missing, quiet, status_only, strict, warn;
 	bool debug;
-	struct fh_kernel_set kernels;
+	const struct fh_kernel_set *kernels; /* fh_kernels_pick (kernels.h) */
 	/* The engine and the inputs (beyond GNU). */
 	unsigned threads;       /* -j; 0: one per online CPU */
 	unsigned io_depth;      /* --io-depth; 0: the engine chooses */
@@ -104,9 +105,12 @@ void fh_out_hold(bool hold);
 void fh_out_discard(void);
 /* A status line, "NAME: WHAT" or "NAME: WHAT from FROM" (FROM NULL: none),
  * the names escaped as generated lines escape them (a leading '\' when
- * either holds '\', LF or CR), after erasing the progress line. */
+ * either holds '\', LF or CR), after calling the hook fh_out_on_status
+ * set.  The hook erases whatever line stands on stderr (progress.c sets
+ * it), so that the output calls no unit above it; NULL: none. */
 void fh_out_status(const char *name, size_t len, const char *what,
 		   const char *from, size_t fromlen);
+void fh_out_on_status(void (*hook)(void));
 
 /* JSON Lines (json.c): one object a line, its keys in the order given.
  * A name that is not UTF-8 goes as KEY_base64 ("name_base64"), its bytes

@@ -15,8 +15,8 @@
 #include "bench.h"
 #include "cli.h"
 #include "engine.h"
+#include "kernels.h"
 #include "operands.h"
-#include "os.h"
 #include "quote.h"
 
 enum {
@@ -320,90 +320,6 @@ static void default_from_name(struct cli *c)
 	}
 }
 
-/* The CPU as the kernel choice saw it: "AMD family 25 model 17",
- * "MIDR 0x411fd401", "Apple (hw.cpufamily 0x1b588bb3)". */
-static const char *cpu_name(char *buf, size_t size)
-{
-	const struct fh_cpu_id *id = fh_cpu_identity();
-
-	switch (id->vendor) {
-	case FH_VENDOR_INTEL:
-	case FH_VENDOR_AMD:
-		snprintf(buf, size, "%s family %u model %u",
-			 id->vendor == FH_VENDOR_INTEL ? "Intel" : "AMD",
-			 id->family, id->model);
-		break;
-	case FH_VENDOR_ARM_IMPL:
-		/* MIDR is read only where it can change the choice. */
-		if (id->midr)
-			snprintf(buf, size, "MIDR 0x%08x", (unsigned)id->midr);
-		else
-			snprintf(buf, size, "AArch64 (MIDR not read)");
-		break;
-	case FH_VENDOR_APPLE:
-		snprintf(buf, size, "Apple (hw.cpufamily 0x%08x)",
-			 (unsigned)id->apple_cpufamily);
-		break;
-	default:
-		snprintf(buf, size, "unknown");
-	}
-	return buf;
-}
-
-static void list_kernels(const struct cli *c)
-{
-	static const char *const why[] = {
-		[FH_WHY_PICKED] = "",
-		[FH_WHY_FORCED] = "forced",
-		[FH_WHY_UNSUPPORTED] = "",
-		[FH_WHY_SLOWER_HERE] = "slower on this CPU",
-		[FH_WHY_OUTRANKED] = "a faster one is picked",
-		[FH_WHY_NOT_FORCED] = "another is forced",
-		[FH_WHY_NARROW] = "",
-	};
-	const struct fh_kernel *k;
-	char cpu[64];
-
-	printf("%-20s %-7s %5s  %-11s %-6s %s\n", "KERNEL", "FAMILY", "LANES",
-	       "CPU", "PICKED", "WHY NOT");
-	for (size_t i = 0; (k = fh_kernel_at(i)) != NULL; i++) {
-		enum fh_kernel_why w = fh_kernel_why(k, &c->kernels);
-		bool in = w == FH_WHY_PICKED || w == FH_WHY_FORCED;
-
-		char few[48] = "";
-
-		if (w == FH_WHY_NARROW) {
-			/* The busy lanes it runs: those it holds that a
-			 * narrower kernel does not. */
-			unsigned lo = k->lanes;
-
-			for (unsigned b = 1; b <= k->lanes; b++)
-				if (fh_kernel_narrowest(c->kernels.multi[k->family], b,
-							fh_cpu_features()) == k && b < lo)
-					lo = b;
-			snprintf(few, sizeof few, "runs %u to %u busy lanes", lo, k->lanes);
-		}
-		printf("%-20s %-7s %5u  %-11s %-6s %s\n", k->name,
-		       k->family == FH_FAMILY_MD5 ? "md5" : "keccak", k->lanes,
-		       fh_kernel_usable(k) ? "usable" : "unsupported",
-		       in ? "*" : "-", in ? "" : w == FH_WHY_NARROW ? few : why[w]);
-	}
-	/* Which algorithms each family's kernels serve. */
-	for (int f = 0; f < FH_FAMILY_COUNT; f++) {
-		printf("# %s kernels:", f == FH_FAMILY_MD5 ? "md5" : "keccak");
-		for (int id = 0; id < FH_ALGO_COUNT; id++) {
-			const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
-
-			if (a->family == (enum fh_family)f)
-				printf(" %s%s", a->name,
-				       a->cv_bytes ? " (12 rounds, leaves in the lanes)"
-				       : a->rounds == 12 ? " (12 rounds)" : "");
-		}
-		printf("\n");
-	}
-	printf("# this CPU: %s\n", cpu_name(cpu, sizeof cpu));
-}
-
 /* Text printed through stdio (--help, --version, --list-kernels,
  * --benchmark) can fail at its flush at exit: say so, as GNU's
  * close_stdout does, rather than exit 0 having printed nothing. */
@@ -600,39 +516,17 @@ int main(int argc, char **argv)
 		c.outlen = c.algo->digest_bytes;
 	}
 
-	const char *bad;
-	size_t badlen;
-	enum fh_select_status st = fh_kernel_select(&c.kernels, forced, &bad, &badlen);
-
-	if (st != FH_SELECT_OK) {
-		char name[64];
-
-		snprintf(name, sizeof name, "%.*s", (int)badlen, bad);
-		fh_error(0, st == FH_SELECT_UNKNOWN
-			 ? "unknown kernel %s (see --list-kernels)"
-			 : "kernel %s cannot run on this CPU (see --list-kernels)",
-			 fh_quote(name));
+	c.kernels = fh_kernels_pick(forced);
+	if (!c.kernels)
 		return EXIT_FAILURE;
-	}
 	if (list) {
-		list_kernels(&c);
+		fh_kernels_list(c.kernels);
 		return EXIT_SUCCESS;
 	}
 	if (bench)
 		return fh_benchmark(bench_algo);
-	if (c.debug) {
-		char cpu[64];
-
-		fprintf(stderr, "%s: CPU %s\n", fh_prog, cpu_name(cpu, sizeof cpu));
-		fprintf(stderr, "%s: OS layer %s\n", fh_prog, fh_os_layer());
-		for (size_t f = 0; f < FH_FAMILY_COUNT; f++) {
-			fprintf(stderr, "%s: kernel %s\n", fh_prog,
-				c.kernels.by_family[f]->name);
-			if (c.kernels.multi[f])
-				fprintf(stderr, "%s: multi-buffer kernel %s\n", fh_prog,
-					c.kernels.multi[f]->name);
-		}
-	}
+	if (c.debug)
+		fh_kernels_debug(c.kernels);
 
 	struct operands ops = {
 		.argv = argv + optind,

@@ -2,14 +2,15 @@
  * kernels of each job. */
 #include "cli.h"
 #include "engine.h"
+#include "kernel.h"
 
 void fh_job_kernels(const struct cli *c, struct fh_job *job)
 {
 	enum fh_family f = job->algo->family;
 
-	job->kernel = c->kernels.by_family[f];
-	job->multi = c->kernels.multi[f];
-	job->multi_only = job->multi && c->kernels.forced[f];
+	job->kernel = c->kernels->by_family[f];
+	job->multi = c->kernels->multi[f];
+	job->multi_only = job->multi && c->kernels->forced[f];
 }
 
 /* --debug's line on how the I/O depth was chosen. */
@@ -30,6 +31,6 @@ void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e)
 		.note = c->debug ? note : NULL,
 	};
 	for (size_t f = 0; f < FH_FAMILY_COUNT; f++)
-		e->lanes |= c->kernels.multi[f] != NULL;
+		e->lanes |= c->kernels->multi[f] != NULL;
 	e->tick = fh_progress_start(c->progress) ? fh_progress_tick : NULL;
 }

@@ -99,6 +99,9 @@ bool fh_close_stdin(void)
 	return false;
 }
 
+/* Erases a line drawn on stderr before a status line (fh_out_on_status). */
+static void (*status_hook)(void);
+
 static char *buf;
 static size_t cap = 1 << 16; /* allocated size */
 static size_t limit;         /* flush once whole lines reach this */
@@ -238,6 +241,11 @@ void fh_error(int errnum, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void fh_out_on_status(void (*hook)(void))
+{
+	status_hook = hook;
+}
+
 void fh_out_status(const char *name, size_t len, const char *what,
 		   const char *from, size_t fromlen)
 {
@@ -245,7 +253,8 @@ void fh_out_status(const char *name, size_t len, const char *what,
 		   (from && fh_name_needs_escape(from, fromlen));
 	char *buf = NULL;
 
-	fh_progress_clear();
+	if (status_hook)
+		status_hook();
 	if (esc) {
 		size_t need = 2 * (len > fromlen ? len : fromlen);
 

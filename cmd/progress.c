@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "engine.h"
 
 static bool enabled, drawn;
@@ -58,14 +58,6 @@ static double rate_at(double t, uint64_t bytes)
 	return (double)(bytes - hist[first].bytes) / dt;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 bool fh_progress_enabled(void)
 {
 	return enabled;
@@ -100,7 +92,7 @@ static const char *human(char *buf, size_t size, double n)
 
 void fh_progress_tick(void *ctx, const struct fh_progress *p)
 {
-	double t = now() - start;
+	double t = fh_seconds(CLOCK_MONOTONIC) - start;
 	char done[64], known[32], rate[32], eta[32] = "";
 
 	(void)ctx;
@@ -135,9 +127,10 @@ bool fh_progress_start(int mode)
 {
 	if (mode >= 0 && !enabled && isatty(STDERR_FILENO)) {
 		enabled = true;
-		start = now();
+		start = fh_seconds(CLOCK_MONOTONIC);
 		delay = mode > 0 ? 0 : 1.0;
 		atexit(erase_at_exit);
+		fh_out_on_status(fh_progress_clear);
 	}
 	return enabled;
 }

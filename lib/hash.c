@@ -1,7 +1,8 @@
 /* hash.c: the hashing modes over the block kernels: buffering of partial
- * blocks, MD5's padding and length (RFC 1321 §3.1-3.2, §3.5) and the
- * Keccak sponge with SHA3/SHAKE/TurboSHAKE padding and squeezing (FIPS 202
- * §4, §6; RFC 9861 §2.2).  KT128/KT256 are trees of sponges: kt.c. */
+ * blocks, MD5's padding and length (RFC 1321 §3.1-3.2, §3.5), and
+ * SHA3/SHAKE/TurboSHAKE as one Keccak sponge (sponge.c) with their domain
+ * bytes (FIPS 202 §6; RFC 9861 §2.2).  KT128/KT256 are trees of sponges:
+ * kt.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -42,69 +43,6 @@ void fh_init(fh_ctx *ctx, const struct fh_algo *algo)
 	fh_init_kernel(ctx, algo, fh_kernel_best(algo->family));
 	if (algo->cv_bytes)
 		fh_kt_init(ctx, fh_kernel_best_multi(algo->family));
-}
-
-void fh_sponge_absorb(const struct fh_algo *algo, const struct fh_kernel *k,
-		      const struct fh_sponge *s, const uint8_t *p, size_t len)
-{
-	size_t rate = algo->block_bytes;
-
-	if (*s->buffered) {
-		size_t take = rate - *s->buffered;
-
-		if (take > len)
-			take = len;
-		memcpy(s->buf + *s->buffered, p, take);
-		*s->buffered += take;
-		p += take;
-		len -= take;
-		if (*s->buffered < rate)
-			return;
-		k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
-		*s->buffered = 0;
-	}
-	if (len >= rate) {
-		size_t n = len / rate;
-
-		k->keccak_absorb(s->state, p, n, rate, algo->rounds);
-		p += n * rate;
-		len -= n * rate;
-	}
-	if (len) {
-		memcpy(s->buf, p, len);
-		*s->buffered = len;
-	}
-}
-
-void fh_sponge_pad(const struct fh_algo *algo, const struct fh_kernel *k,
-		   const struct fh_sponge *s, uint8_t domain)
-{
-	size_t rate = algo->block_bytes;
-
-	fh_keccak_pad(s->buf, *s->buffered, rate, domain);
-	k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
-	*s->buffered = 0;
-}
-
-void fh_sponge_squeeze(const struct fh_algo *algo, const struct fh_kernel *k,
-		       uint64_t state[25], uint8_t *out, size_t outlen)
-{
-	size_t rate = algo->block_bytes;
-	uint8_t lanes[FH_MAX_BLOCK];
-
-	/* The first RATE bytes of the state, permute, repeat. */
-	for (;;) {
-		size_t take = outlen < rate ? outlen : rate;
-
-		for (size_t i = 0; i < (take + 7) / 8; i++)
-			fh_store64le(lanes + 8 * i, state[i]);
-		memcpy(out, lanes, take);
-		out += take;
-		outlen -= take;
-		if (!outlen)
-			break;
-		k->keccak_permute(state, algo->rounds);
-	}
 }
 
 void fh_update(fh_ctx *ctx, const void *data, size_t len)

@@ -3,19 +3,8 @@
  * chi, iota).  It is the reference every other Keccak kernel is tested
  * against.  Lane A[x,y] is state[x + 5*y]. */
 #include "bytes.h"
+#include "keccak_rc.h"
 #include "kernel.h"
-
-/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-static const uint64_t keccak_rc[24] = {
-	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
-	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
-	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
-	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
-	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
-	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
 
 /* Rotation offsets of rho for lane [x + 5*y], FIPS 202 §3.2.2 Table 2. */
 static const uint8_t keccak_rho[25] = {
@@ -57,7 +46,7 @@ static void keccak_round(uint64_t a[25], uint64_t rc)
 static void fh_keccak_permute_portable(uint64_t state[25], unsigned rounds)
 {
 	for (unsigned ir = 24 - rounds; ir < 24; ir++)
-		keccak_round(state, keccak_rc[ir]);
+		keccak_round(state, fh_keccak_rc[ir]);
 }
 
 static void fh_keccak_absorb_portable(uint64_t state[25], const uint8_t *data,

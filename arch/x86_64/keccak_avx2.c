@@ -21,20 +21,9 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "keccak_rc.h"
 #include "kernels_x86.h"
 #include "keccak_round.h"
-
-/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-static const uint64_t keccak_rc[24] = {
-	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
-	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
-	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
-	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
-	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
-	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
 
 /* Rotate left by N; N = 0 (lane A[0,0]) must be the identity, and a shift
  * by 64 already gives 0 in vpsrlq, so the OR is still right. */
@@ -55,7 +44,7 @@ static inline __m128i rol64x(__m128i x, int n)
 /* _mm_andnot_si128(b, c) is ~b & c (vpandn). */
 #define FH_CHI(a, b, c) _mm_xor_si128(a, _mm_andnot_si128(b, c))
 #define FH_IOTA(x, i) \
-	_mm_xor_si128(x, _mm_loadl_epi64((const __m128i *)&keccak_rc[i]))
+	_mm_xor_si128(x, _mm_loadl_epi64((const __m128i *)&fh_keccak_rc[i]))
 
 static inline __m128i lane_load(const uint64_t *p)
 {

@@ -50,6 +50,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "keccak_rc.h"
 #include "kernels_x86.h"
 
 /* GCC's scheduling after register allocation (on at -O2) reorders the
@@ -62,18 +63,6 @@
 #endif
 
 #define FH_XN 4
-
-/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-static const uint64_t keccak_rc[24] = {
-	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
-	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
-	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
-	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
-	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
-	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
 
 #define V __m256i
 
@@ -104,7 +93,7 @@ static inline V v_rol(V x, int n)
 				   _mm256_srli_epi64(c2, 63)))
 /* _mm256_andnot_si256(b, c) is ~b & c (vpandn). */
 #define FH_CHI(a, b, c) FH_XOR(a, _mm256_andnot_si256(b, c))
-#define FH_IOTA(x, i) FH_XOR(x, _mm256_set1_epi64x((long long)keccak_rc[i]))
+#define FH_IOTA(x, i) FH_XOR(x, _mm256_set1_epi64x((long long)fh_keccak_rc[i]))
 
 /* Two 16-byte pieces into one row: LO in the low half, HI in the high. */
 static inline V row2(const uint8_t *lo, const uint8_t *hi)

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "avx512_ops.h"
+#include "keccak_rc.h"
 #include "kernels_x86.h"
 #include "keccak_round.h"
 
@@ -46,18 +47,6 @@
 #pragma GCC optimize("no-schedule-insns2")
 #endif
 
-/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-static const uint64_t keccak_rc[24] = {
-	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
-	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
-	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
-	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
-	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
-	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
-
 #define FH_LANE __m128i
 #define FH_XOR(a, b) _mm_xor_si128(a, b)
 #define FH_XOR5(a, b, c, d, e) \
@@ -67,7 +56,7 @@ static const uint64_t keccak_rc[24] = {
 #define FH_THETA_D(c0, c2) _mm_xor_si128(c0, FH_ROL64X(c2, 1))
 #define FH_CHI(a, b, c) FH_TERNLOG64(a, b, c, FH_TL_CHI)
 #define FH_IOTA(x, i) \
-	_mm_xor_si128(x, _mm_loadl_epi64((const __m128i *)&keccak_rc[i]))
+	_mm_xor_si128(x, _mm_loadl_epi64((const __m128i *)&fh_keccak_rc[i]))
 
 static inline __m128i lane_load(const uint64_t *p)
 {

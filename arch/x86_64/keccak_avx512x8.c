@@ -37,22 +37,11 @@
 #include <stdint.h>
 
 #include "avx512_ops.h"
+#include "keccak_rc.h"
 #include "kernels_x86.h"
 #include "keccak_round.h"
 
 #define FH_XN 8
-
-/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-static const uint64_t keccak_rc[24] = {
-	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
-	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
-	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
-	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
-	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
-	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
 
 #define FH_LANE fh_zmm
 #define FH_XOR(a, b) FH_Z_XOR(a, b)
@@ -62,7 +51,7 @@ static const uint64_t keccak_rc[24] = {
 #define FH_ROL(x, n) FH_Z_ROL64(x, n)
 #define FH_THETA_D(c0, c2) FH_Z_XOR(c0, FH_Z_ROL64(c2, 1))
 #define FH_CHI(a, b, c) FH_Z_TERNLOG64(a, b, c, FH_TL_CHI)
-#define FH_IOTA(x, i) FH_Z_XOR(x, FH_Z_SET1_64(keccak_rc[i]))
+#define FH_IOTA(x, i) FH_Z_XOR(x, FH_Z_SET1_64(fh_keccak_rc[i]))
 
 /* Lanes 0..N-1 of the eight inputs at P[s] + OFF, little-endian: element
  * s of OUT[j] is lane j of input s. */

@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "keccak_rc.h"
 #include "kernels_x86.h"
 #include "keccak_round.h"
 
@@ -55,18 +56,6 @@
 #pragma GCC optimize("no-schedule-insns2")
 #endif
 
-/* Round constants RC[ir] of iota, FIPS 202 §3.2.5 (Algorithm 5 evaluated). */
-static const uint64_t keccak_rc[24] = {
-	0x0000000000000001, 0x0000000000008082, 0x800000000000808a,
-	0x8000000080008000, 0x000000000000808b, 0x0000000080000001,
-	0x8000000080008081, 0x8000000000008009, 0x000000000000008a,
-	0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-	0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-	0x8000000000008003, 0x8000000000008002, 0x8000000000000080,
-	0x000000000000800a, 0x800000008000000a, 0x8000000080008081,
-	0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
-
 #define FH_LANE uint64_t
 #define FH_XOR(a, b) ((a) ^ (b))
 #define FH_XOR5(a, b, c, d, e) ((a) ^ (b) ^ (c) ^ (d) ^ (e))
@@ -74,7 +63,7 @@ static const uint64_t keccak_rc[24] = {
 #define FH_ROL(x, n) (((x) << (n)) | ((x) >> ((64 - (n)) & 63)))
 #define FH_THETA_D(c0, c2) ((c0) ^ FH_ROL(c2, 1))
 #define FH_CHI(a, b, c) ((a) ^ (~(b) & (c)))
-#define FH_IOTA(x, i) ((x) ^ keccak_rc[i])
+#define FH_IOTA(x, i) ((x) ^ fh_keccak_rc[i])
 
 /* Little-endian lane I of a block (x86 is little-endian). */
 static inline uint64_t lane_at(const uint8_t *p, unsigned i)

@@ -113,4 +113,8 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 /* The number of online CPUs (at least 1). */
 unsigned fh_online_cpus(void);
 
+/* The OS layer the engine reads through ("linux", "posix (macOS)"...),
+ * for --debug. */
+const char *fh_engine_os_layer(void);
+
 #endif

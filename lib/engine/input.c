@@ -125,23 +125,6 @@ ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
 	return got;
 }
 
-int fh_pread_full(int fd, void *buf, size_t len, off_t off)
-{
-	for (size_t at = 0; at < len;) {
-		ssize_t n = pread(fd, (uint8_t *)buf + at, len - at,
-				  off + (off_t)at);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return FH_ESHRANK;
-		at += (size_t)n;
-	}
-	return 0;
-}
-
 int fh_input_check_end(const struct fh_input *in, uint64_t total)
 {
 	struct stat st;

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <sys/types.h>
 
 #include "fhsum.h"
@@ -34,23 +33,6 @@
  * 1.11x in favour of reading); one cached 1 GiB file took 73 ms of system
  * time mapped and 121 ms read, with wall times within 3%. */
 #define FH_MAP_MIN (1u << 20)
-
-/* A buffer for reads of N bytes, on a page boundary (NULL: no memory;
- * free() frees it).  Where the read lands matters: the kernel's copy out
- * of the page cache into a destination 16 bytes off a 64-byte boundary,
- * as malloc gives, took 3x the system time of an aligned one (0.78 s
- * against 0.25 s a cached GiB in 1 MiB reads, AMD Zen 3). */
-static inline void *fh_buf_alloc(size_t n)
-{
-	void *p;
-
-	return posix_memalign(&p, 4096, n) == 0 ? p : NULL;
-}
-
-/* Reads LEN bytes of FD at OFF into BUF (pread, again after a short
- * read or EINTR): 0, an errno value, or FH_ESHRANK where the file ends
- * first. */
-int fh_pread_full(int fd, void *buf, size_t len, off_t off);
 
 /* The descriptors the engine holds open, against a limit under
  * RLIMIT_NOFILE: the I/O stage and the lanes open no more than that. */

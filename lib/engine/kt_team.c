@@ -21,7 +21,7 @@
 #include <stdlib.h>
 
 #include "guard.h"
-#include "input.h"
+#include "io.h"
 #include "kt.h"
 #include "kt_team.h"
 #include "os.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "io.h"
 #include "kernel.h"
 #include "lanes.h"
 

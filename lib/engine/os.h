@@ -15,8 +15,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "storage.h"
-
 /* The layer's name, for --debug ("linux", "posix (macOS)"...). */
 const char *fh_os_layer(void);
 
@@ -54,6 +52,14 @@ int fh_os_resident(const void *addr);
  * huge page (a 2 MiB one on x86-64): 1 yes, 0 no (small pages, or not
  * mapped yet), -1 when this system cannot tell.  Changes nothing. */
 int fh_os_huge_mapped(const void *addr);
+
+/* What kind of device holds a file: the engine reads one file at a time,
+ * in order, from a spinning disk. */
+enum fh_storage {
+	FH_STORAGE_UNKNOWN,     /* no answer, or one not to be trusted */
+	FH_STORAGE_SOLID,       /* no seek cost: SSD, NVMe, RAM */
+	FH_STORAGE_ROTATING,    /* a spinning disk: parallel reads cost seeks */
+};
 
 /* The kind of storage holding PATH (for the I/O depth), with a few words
  * on how it was decided in WHY (WHYLEN bytes). */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "os.h"
+#include "storage.h"
 
 /* The kernel's values (include/uapi/linux/fs.h, mman-common.h), for C
  * libraries whose headers predate them. */

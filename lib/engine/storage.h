@@ -1,16 +1,13 @@
-/* storage.h: what kind of device holds a file, from sysfs, so that the
- * engine can read one file at a time, in order, from a spinning disk.
- * Internal to the engine. */
+/* storage.h: what kind of device holds a file, from Linux's sysfs, so
+ * that the engine can read one file at a time, in order, from a spinning
+ * disk.  Part of the Linux OS layer (os_linux.c answers fh_os_storage
+ * with it); the kinds are os.h's. */
 #ifndef FH_STORAGE_H
 #define FH_STORAGE_H
 
 #include <stddef.h>
 
-enum fh_storage {
-	FH_STORAGE_UNKNOWN,     /* no answer, or one not to be trusted */
-	FH_STORAGE_SOLID,       /* no seek cost: SSD, NVMe, RAM */
-	FH_STORAGE_ROTATING,    /* a spinning disk: parallel reads cost seeks */
-};
+#include "os.h"
 
 /* The kind of the block device MAJ:MIN, as SYSFS (normally "/sys")
  * describes it: its queue/rotational, read through a partition to its disk
