@@ -11,8 +11,7 @@
  * after the walk the missing ones by digest.  Files are reported in walk
  * order as the engine hands them back; new names wait for the walk's end
  * (one may be a missing name's content), then missing entries in list
- * order.  A list that --update writes is held through listfile.h: locked,
- * and replaced whole. */
+ * order.  Reading LIST and writing it back are auditlist.c's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -22,51 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checklist.h"
-#include "cli.h"
+#include "audit.h"
 #include "engine.h"
-#include "lines.h"
-#include "listfile.h"
-#include "manifest.h"
-#include "operands.h"
 #include "quote.h"
-
-/* The exit status's bits. */
-enum {
-	BIT_NEW = 1,
-	BIT_MISSING = 2,
-	BIT_CHANGED = 4,
-	BIT_MOVED = 8,
-	BIT_DAMAGED = 16,
-	BIT_UNREADABLE = 32,
-	STATUS_USAGE = 64,
-};
-
-/* A name the list lacks, kept until the walk ends. */
-struct newfile {
-	struct fh_meta meta;
-	bool has_meta;
-	uint64_t size;          /* bytes hashed */
-	bool renamed;           /* --update --prune wrote it in OLD's place */
-	uint8_t algo;
-	uint32_t outlen;
-	size_t len;
-	uint8_t *digest;        /* follows the name's NUL */
-	char name[];
-};
-
-/* A line --update writes differently. */
-enum action { REPLACE, DROP, RENAME };
-
-struct change {
-	struct fh_entry *e;
-	enum action action;
-	struct fh_meta meta;
-	bool has_meta;
-	uint8_t *digest;        /* REPLACE: the new digest */
-	const char *name;       /* RENAME: the new name */
-	size_t len;
-};
 
 /* What a job of the walk is. */
 enum kind { K_PRESENT, K_NEW, K_TRUSTED, K_WALK_ERROR };
@@ -80,43 +37,7 @@ struct rec {
 	char path[];            /* K_WALK_ERROR */
 };
 
-struct auditor {
-	const struct cli *c;
-	struct operands *ops;
-	struct fh_manifest m;
-	const char *list;       /* LIST as named */
-	struct fh_listfile lf;  /* LIST held for --update */
-	bool update;
-	/* The list's own file, never an entry of itself: its device and
-	 * inode, and the last component of its name (to stat only files
-	 * that have it). */
-	dev_t self_dev;
-	ino_t self_ino;
-	const char *self_base;
-	bool self_known;
-	/* Names the walk could not read (directories, mostly): listed
-	 * files under them are not missing, only not checked. */
-	char **blind;
-	size_t nblind, blind_cap;
-	const struct fh_algo *new_algo;
-	size_t new_outlen;
-	int first_form;         /* the list's first line's FH_FMT_* (-1: none) */
-	bool any_meta;          /* a line of the list has metadata */
-	/* Which entries the run expects: every one, or those named by an
-	 * operand or under a directory operand. */
-	bool expect_all;
-	char **scope;
-	size_t nscope;
-	uint64_t bad_lines, unreadable, changed, damaged, moved, added, missing;
-	uint64_t duplicates, walk_errors, unchecked, unsettled, kept_missing;
-	struct newfile **news;
-	size_t nnews, news_cap;
-	struct change *changes;
-	size_t nchanges, changes_cap;
-	char text[2 * FH_MAX_XOF_BYTES + 4];
-};
-
-static void *xmalloc(size_t n)
+void *fh_audit_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
@@ -127,7 +48,7 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-static void grow(void **p, size_t *cap, size_t n, size_t size)
+void fh_audit_grow(void **p, size_t *cap, size_t n, size_t size)
 {
 	if (n < *cap)
 		return;
@@ -140,158 +61,6 @@ static void grow(void **p, size_t *cap, size_t n, size_t size)
 	}
 	*p = q;
 	*cap = c;
-}
-
-/* ------------------------------------------------------------------ */
-/* Reading a list. */
-
-static int form_of(const struct fh_list_line *l)
-{
-	return (l->tagged ? FH_FMT_TAG : 0) | (l->binary ? FH_FMT_BINARY : 0) |
-	       (l->base64 ? FH_FMT_BASE64 : 0);
-}
-
-/* Reads the list FD (named NAME in messages) line by line, calling EACH
- * with every entry and its metadata; counts and (with -w) names the
- * improper lines.  Returns 0, or the errno value of a read error. */
-typedef void each_fn(struct auditor *a, struct fh_list_line *l,
-		     const uint8_t *digest, const struct fh_meta *meta,
-		     uint64_t lineno);
-
-static int read_list(struct auditor *a, int fd, const char *name, each_fn *each)
-{
-	const struct cli *c = a->c;
-	struct fh_list_parser p;
-	struct fh_lines lines = { 0 };
-	struct fh_meta meta;
-	bool pending = false;
-	uint64_t lineno = 0;
-	uint8_t *digest = xmalloc(FH_MAX_XOF_BYTES);
-
-	fh_list_parser_init(&p, c->algo_given ? c->algo : NULL, c->any_sha3,
-			    c->check_outlen);
-	if (!fh_lines_start(&lines, fd, FH_LIST_LINE_MAX, '\n')) {
-		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
-		exit(STATUS_USAGE);
-	}
-	for (;;) {
-		char *line;
-		size_t len;
-		enum fh_lines_status got = fh_lines_next(&lines, &line, &len);
-		struct fh_list_line l;
-		enum fh_line_kind kind = FH_LINE_BAD;
-
-		if (got == FH_LINES_END)
-			break;
-		lineno++;
-		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &meta)) {
-			pending = true;
-			continue;
-		}
-		if (got == FH_LINES_LINE)
-			kind = fh_list_parse(&p, line, len, &l);
-		if (kind == FH_LINE_OK && !fh_list_digest(digest, &l))
-			kind = FH_LINE_BAD;
-		if (kind == FH_LINE_OK) {
-			each(a, &l, digest, pending ? &meta : NULL, lineno);
-		} else if (kind == FH_LINE_BAD) {
-			a->bad_lines++;
-			if (c->warn)
-				fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
-					    "checksum line",
-					 fh_quotef(name, strlen(name)), lineno,
-					 c->label ? c->label : "", c->label ? " " : "");
-		}
-		pending = false;
-	}
-	int err = lines.err;
-
-	fh_lines_free(&lines);
-	free(digest);
-	return err;
-}
-
-/* A second line for one name: the first counts, always, and the list is
- * ambiguous, which is said whatever -w says. */
-static void note_duplicate(struct auditor *a, const char *list,
-			   const struct fh_list_line *l, uint64_t lineno)
-{
-	struct fh_entry *e = fh_manifest_find(&a->m, l->name, l->namelen);
-
-	a->duplicates++;
-	if (a->c->status_only)
-		return;
-	fh_error(0, "%s: %" PRIu64 ": duplicate entry for %s: line %" PRIu64
-		    " counts", fh_quotef(list, strlen(list)), lineno,
-		 fh_quotef(l->name, l->namelen), e ? (uint64_t)e->line : 0);
-}
-
-static void add_entry(struct auditor *a, struct fh_list_line *l,
-		      const uint8_t *digest, const struct fh_meta *meta,
-		      uint64_t lineno)
-{
-	switch (fh_manifest_add(&a->m, l, digest, meta, form_of(l), lineno)) {
-	case FH_ADD_OK:
-		if (a->first_form < 0)
-			a->first_form = form_of(l);
-		a->any_meta |= meta != NULL;
-		break;
-	case FH_ADD_DUPLICATE:
-		note_duplicate(a, a->list, l, lineno);
-		break;
-	case FH_ADD_NOMEM:
-		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
-		exit(STATUS_USAGE);
-	}
-}
-
-/* The list's own file, so that the walk skips it. */
-static void know_self(struct auditor *a, const struct stat *st, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	a->self_dev = st->st_dev;
-	a->self_ino = st->st_ino;
-	a->self_base = slash ? slash + 1 : path;
-	a->self_known = true;
-}
-
-/* Opens and reads LIST into the manifest; exits 64 when it cannot.  For
- * --update, LIST is locked first and stays locked to its rewrite. */
-static void load(struct auditor *a)
-{
-	const char *q = fh_quotef(a->list, strlen(a->list));
-	struct stat st;
-	int fd;
-
-	if (a->update) {
-		if (!fh_listfile_lock(&a->lf, a->list, a->c->no_wait) ||
-		    !fh_listfile_writable(&a->lf))
-			exit(STATUS_USAGE);
-		know_self(a, &a->lf.st, a->lf.path);
-		if (!a->lf.exists)
-			return; /* created by the update */
-		fd = a->lf.fd;
-		st = a->lf.st;
-	} else {
-		fd = open(a->list, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) != 0) {
-			fh_error(errno, "%s", q);
-			exit(STATUS_USAGE);
-		}
-		if (S_ISREG(st.st_mode))
-			know_self(a, &st, a->list);
-	}
-	/* Lines of lists are rarely under 40 bytes. */
-	fh_manifest_expect(&a->m, (size_t)(st.st_size / 40));
-	int err = read_list(a, fd, a->list, add_entry);
-
-	if (!a->update)
-		close(fd);
-	if (err) {
-		fh_error(err, "%s", fh_quotef(a->list, strlen(a->list)));
-		exit(STATUS_USAGE);
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -332,7 +101,7 @@ static void report(struct auditor *a, const char *name, size_t len,
 
 static void note_change(struct auditor *a, struct change ch)
 {
-	grow((void **)&a->changes, &a->changes_cap, a->nchanges, sizeof ch);
+	fh_audit_grow((void **)&a->changes, &a->changes_cap, a->nchanges, sizeof ch);
 	a->changes[a->nchanges++] = ch;
 }
 
@@ -340,7 +109,7 @@ static void keep_new(struct auditor *a, const char *path, size_t len,
 		     const struct fh_algo *algo, const uint8_t *digest,
 		     size_t outlen, const struct fh_meta *meta, uint64_t size)
 {
-	struct newfile *n = xmalloc(sizeof *n + len + 1 + outlen);
+	struct newfile *n = fh_audit_xmalloc(sizeof *n + len + 1 + outlen);
 
 	memcpy(n->name, path, len);
 	n->name[len] = '\0';
@@ -354,7 +123,7 @@ static void keep_new(struct auditor *a, const char *path, size_t len,
 	n->size = size;
 	if (meta)
 		n->meta = *meta;
-	grow((void **)&a->news, &a->news_cap, a->nnews, sizeof *a->news);
+	fh_audit_grow((void **)&a->news, &a->news_cap, a->nnews, sizeof *a->news);
 	a->news[a->nnews++] = n;
 }
 
@@ -376,7 +145,7 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 		} else if (st == FH_ST_CHANGED ||
 			   (with_meta && (!fh_entry_meta(e, &listed) ||
 					  !fh_meta_equal(now, &listed)))) {
-			uint8_t *d = xmalloc(e->outlen);
+			uint8_t *d = fh_audit_xmalloc(e->outlen);
 
 			memcpy(d, digest, e->outlen);
 			note_change(a, (struct change){
@@ -416,7 +185,7 @@ static bool next(void *ctx, struct fh_job *job)
 	if (!fh_operands_next(a->ops, &path, &err))
 		return false;
 	size_t len = strlen(path);
-	struct rec *r = xmalloc(sizeof *r + (err ? len + 1 : 0));
+	struct rec *r = fh_audit_xmalloc(sizeof *r + (err ? len + 1 : 0));
 
 	memset(r, 0, sizeof *r);
 	job->user = r;
@@ -485,7 +254,7 @@ static bool next(void *ctx, struct fh_job *job)
 /* Keeps PATH, which the walk could not read, as a name key. */
 static void add_blind(struct auditor *a, const char *path)
 {
-	char *tidy = xmalloc(strlen(path) + 1);
+	char *tidy = fh_audit_xmalloc(strlen(path) + 1);
 	size_t klen;
 
 	strcpy(tidy, path);
@@ -494,7 +263,7 @@ static void add_blind(struct auditor *a, const char *path)
 
 	memmove(tidy, key, klen);
 	tidy[klen] = '\0';
-	grow((void **)&a->blind, &a->blind_cap, a->nblind, sizeof *a->blind);
+	fh_audit_grow((void **)&a->blind, &a->blind_cap, a->nblind, sizeof *a->blind);
 	a->blind[a->nblind++] = tidy;
 }
 
@@ -599,7 +368,7 @@ static void set_scope(struct auditor *a)
 		a->expect_all = true;
 		return;
 	}
-	a->scope = xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
+	a->scope = fh_audit_xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
 	for (int i = 0; i < a->ops->argc; i++) {
 		char *tidy = strdup(a->ops->argv[i]);
 
@@ -613,7 +382,7 @@ static void set_scope(struct auditor *a)
 
 		if ((klen == 1 && key[0] == '.') || (klen == 2 && memcmp(key, "./", 2) == 0))
 			a->expect_all = true;
-		a->scope[a->nscope] = xmalloc(klen + 1);
+		a->scope[a->nscope] = fh_audit_xmalloc(klen + 1);
 		memcpy(a->scope[a->nscope], key, klen);
 		a->scope[a->nscope++][klen] = '\0';
 		free(tidy);
@@ -751,148 +520,6 @@ static int status_of(struct auditor *a)
 }
 
 /* ------------------------------------------------------------------ */
-/* --update: writing the new list. */
-
-/* One checksum line (and its metadata line) in FORM. */
-static void put_line(struct auditor *a, struct fh_listout *w, int form,
-		     const struct fh_algo *algo, const uint8_t *digest,
-		     size_t outlen, const char *name, size_t len,
-		     const struct fh_meta *meta)
-{
-	char m[FH_META_MAX];
-	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(a->text, digest, outlen)
-					      : 2 * outlen;
-	char *line = xmalloc(fh_format_size(textlen, len));
-
-	if (!(form & FH_FMT_BASE64))
-		fh_hex(a->text, digest, outlen);
-	if (meta)
-		fh_listout_put(w, m, fh_meta_format(m, meta));
-	fh_listout_put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
-				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
-	free(line);
-}
-
-static int by_line(const void *x, const void *y)
-{
-	const struct change *p = x, *q = y;
-
-	return p->e->line < q->e->line ? -1 : p->e->line > q->e->line;
-}
-
-/* Copies the old list's lines, CHANGES applied in their places, then the
- * new lines, into W.  Returns 0 or an errno value. */
-static int rewrite(struct auditor *a, int in, struct fh_listout *w)
-{
-	const struct cli *c = a->c;
-	char buf[1 << 16];
-	uint64_t lineno = 1;
-	size_t next = 0;
-	bool at_start = true;   /* at the start of a line */
-	bool skipping = false;  /* the current line is not copied */
-
-	if (a->nchanges > 1)
-		qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
-	while (in >= 0) {
-		ssize_t got = read(in, buf, sizeof buf);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return errno;
-		if (got == 0)
-			break;
-		for (size_t i = 0; i < (size_t)got;) {
-			if (at_start) {
-				/* Skip changed lines (and the metadata line
-				 * before one); write a change in its place. */
-				while (next < a->nchanges && a->changes[next].e->line < lineno)
-					next++;
-				skipping = false;
-				if (next < a->nchanges) {
-					struct change *ch = &a->changes[next];
-					struct fh_entry *e = ch->e;
-
-					if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META))
-						skipping = true;
-					if (lineno == e->line) {
-						skipping = true;
-						if (ch->action != DROP)
-							put_line(a, w, e->form,
-								 fh_algo_get((enum fh_algo_id)e->algo),
-								 ch->action == REPLACE ? ch->digest
-										       : fh_entry_digest(e),
-								 e->outlen,
-								 ch->action == RENAME ? ch->name : e->name,
-								 ch->action == RENAME ? ch->len : e->namelen,
-								 ch->has_meta ? &ch->meta : NULL);
-					}
-				}
-				at_start = false;
-			}
-			char *nl = memchr(buf + i, '\n', (size_t)got - i);
-			size_t end = nl ? (size_t)(nl - buf) + 1 : (size_t)got;
-
-			if (!skipping)
-				fh_listout_put(w, buf + i, end - i);
-			if (nl) {
-				lineno++;
-				at_start = true;
-			}
-			i = end;
-		}
-	}
-	/* The last line had no line end: give it one before adding. */
-	if (!at_start && !skipping && a->nnews)
-		fh_listout_put(w, "\n", 1);
-
-	int form = a->first_form >= 0 ? a->first_form
-		 : (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
-		   (c->base64 ? FH_FMT_BASE64 : 0);
-	bool with_meta = a->any_meta || c->meta;
-
-	for (size_t i = 0; i < a->nnews; i++) {
-		struct newfile *n = a->news[i];
-
-		if (n->renamed)
-			continue; /* written in its old name's place */
-		put_line(a, w, form, fh_algo_get((enum fh_algo_id)n->algo), n->digest,
-			 n->outlen, n->name, n->len,
-			 with_meta && n->has_meta ? &n->meta : NULL);
-	}
-	return w->err;
-}
-
-/* Writes the new list beside LIST and renames it over LIST (listfile.c):
- * LIST is always the old list or the new one.  Returns 0, or 64 with the
- * reason said. */
-static int write_list(struct auditor *a)
-{
-	struct fh_listout *w = xmalloc(sizeof *w);
-	int err = fh_listout_open(&a->lf, w);
-
-	if (!err && a->lf.exists && lseek(a->lf.fd, 0, SEEK_SET) != 0)
-		err = errno;
-	if (!err && a->lf.exists)
-		err = rewrite(a, a->lf.fd, w);
-	else if (!err)
-		err = rewrite(a, -1, w);
-	if (w->tmp) {
-		/* Committed, or given up: either way the temporary goes. */
-		if (err)
-			w->err = err;
-		int cerr = fh_listout_commit(&a->lf, w);
-
-		err = err ? err : cerr;
-	}
-	if (err > 0)
-		fh_error(err, "%s: the list was not updated",
-			 fh_quotef(a->list, strlen(a->list)));
-	free(w);
-	return err ? STATUS_USAGE : 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* --against: the second list in place of the tree. */
 
 static void against_entry(struct auditor *a, struct fh_list_line *l,
@@ -925,7 +552,7 @@ static void against_entry(struct auditor *a, struct fh_list_line *l,
 
 int fh_audit(const struct cli *c, struct operands *ops)
 {
-	struct auditor *a = xmalloc(sizeof *a);
+	struct auditor *a = fh_audit_xmalloc(sizeof *a);
 
 	memset(a, 0, sizeof *a);
 	a->c = c;
@@ -934,7 +561,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	a->list = c->update ? c->update : c->audit;
 	a->first_form = -1;
 	fh_manifest_init(&a->m);
-	load(a);
+	fh_audit_load(a);
 	/* --update's statuses say what the new list holds: they wait for
 	 * it to be written, and go unsaid if it is not. */
 	if (a->update)
@@ -964,7 +591,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 			exit(STATUS_USAGE);
 		}
 		a->expect_all = true;
-		int err = read_list(a, fd, c->against, against_entry);
+		int err = fh_audit_read_list(a, fd, c->against, against_entry);
 
 		close(fd);
 		if (err) {
@@ -988,7 +615,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	int status = 0;
 
 	if (a->update && (a->nchanges || a->nnews))
-		status = write_list(a);
+		status = fh_audit_write_list(a);
 	if (a->update) {
 		if (status)
 			fh_out_discard();

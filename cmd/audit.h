@@ -1,0 +1,111 @@
+/* audit.h: what the audit (audit.c) and its list's reading and
+ * rewriting (auditlist.c) share: the auditor, and what it records of a
+ * run for the rewrite. */
+#ifndef FH_AUDIT_H
+#define FH_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "checklist.h"
+#include "cli.h"
+#include "listfile.h"
+#include "manifest.h"
+#include "operands.h"
+
+/* The exit status's bits. */
+enum {
+	BIT_NEW = 1,
+	BIT_MISSING = 2,
+	BIT_CHANGED = 4,
+	BIT_MOVED = 8,
+	BIT_DAMAGED = 16,
+	BIT_UNREADABLE = 32,
+	STATUS_USAGE = 64,
+};
+
+/* A name the list lacks, kept until the walk ends. */
+struct newfile {
+	struct fh_meta meta;
+	bool has_meta;
+	uint64_t size;          /* bytes hashed */
+	bool renamed;           /* --update --prune wrote it in OLD's place */
+	uint8_t algo;
+	uint32_t outlen;
+	size_t len;
+	uint8_t *digest;        /* follows the name's NUL */
+	char name[];
+};
+
+/* A line --update writes differently. */
+enum action { REPLACE, DROP, RENAME };
+
+struct change {
+	struct fh_entry *e;
+	enum action action;
+	struct fh_meta meta;
+	bool has_meta;
+	uint8_t *digest;        /* REPLACE: the new digest */
+	const char *name;       /* RENAME: the new name */
+	size_t len;
+};
+struct auditor {
+	const struct cli *c;
+	struct operands *ops;
+	struct fh_manifest m;
+	const char *list;       /* LIST as named */
+	struct fh_listfile lf;  /* LIST held for --update */
+	bool update;
+	/* The list's own file, never an entry of itself: its device and
+	 * inode, and the last component of its name (to stat only files
+	 * that have it). */
+	dev_t self_dev;
+	ino_t self_ino;
+	const char *self_base;
+	bool self_known;
+	/* Names the walk could not read (directories, mostly): listed
+	 * files under them are not missing, only not checked. */
+	char **blind;
+	size_t nblind, blind_cap;
+	const struct fh_algo *new_algo;
+	size_t new_outlen;
+	int first_form;         /* the list's first line's FH_FMT_* (-1: none) */
+	bool any_meta;          /* a line of the list has metadata */
+	/* Which entries the run expects: every one, or those named by an
+	 * operand or under a directory operand. */
+	bool expect_all;
+	char **scope;
+	size_t nscope;
+	uint64_t bad_lines, unreadable, changed, damaged, moved, added, missing;
+	uint64_t duplicates, walk_errors, unchecked, unsettled, kept_missing;
+	struct newfile **news;
+	size_t nnews, news_cap;
+	struct change *changes;
+	size_t nchanges, changes_cap;
+	char text[2 * FH_MAX_XOF_BYTES + 4];
+};
+
+/* Memory, or exit 64 with a message. */
+void *fh_audit_xmalloc(size_t n);
+void fh_audit_grow(void **p, size_t *cap, size_t n, size_t size);
+
+/* Reads the list FD (named NAME in messages) line by line, calling EACH
+ * with every entry and its metadata; counts and (with -w) names the
+ * improper lines.  Returns 0, or the errno value of a read error. */
+typedef void fh_audit_each_fn(struct auditor *a, struct fh_list_line *l,
+			      const uint8_t *digest, const struct fh_meta *meta,
+			      uint64_t lineno);
+int fh_audit_read_list(struct auditor *a, int fd, const char *name,
+		       fh_audit_each_fn *each);
+/* A second line for one name: said, counted; the first counts. */
+void fh_audit_duplicate(struct auditor *a, const char *list,
+			const struct fh_list_line *l, uint64_t lineno);
+/* Opens (for --update: locks) and reads LIST into the manifest; exits 64
+ * when it cannot. */
+void fh_audit_load(struct auditor *a);
+/* Writes the new list: 0, or 64 with the reason said. */
+int fh_audit_write_list(struct auditor *a);
+
+#endif

@@ -1,0 +1,296 @@
+/* auditlist.c: the list side of --audit and --update: LIST read into the
+ * manifest (a name's first line counts; a second is said as a duplicate),
+ * and for --update its new text: the old lines byte for byte, the changes
+ * in their places, the new files at the end, written beside LIST and
+ * renamed over it (listfile.c). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "lines.h"
+#include "quote.h"
+
+static int form_of(const struct fh_list_line *l)
+{
+	return (l->tagged ? FH_FMT_TAG : 0) | (l->binary ? FH_FMT_BINARY : 0) |
+	       (l->base64 ? FH_FMT_BASE64 : 0);
+}
+
+int fh_audit_read_list(struct auditor *a, int fd, const char *name,
+		       fh_audit_each_fn *each)
+{
+	const struct cli *c = a->c;
+	struct fh_list_parser p;
+	struct fh_lines lines = { 0 };
+	struct fh_meta meta;
+	bool pending = false;
+	uint64_t lineno = 0;
+	uint8_t *digest = fh_audit_xmalloc(FH_MAX_XOF_BYTES);
+
+	fh_list_parser_init(&p, c->algo_given ? c->algo : NULL, c->any_sha3,
+			    c->check_outlen);
+	if (!fh_lines_start(&lines, fd, FH_LIST_LINE_MAX, '\n')) {
+		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
+		exit(STATUS_USAGE);
+	}
+	for (;;) {
+		char *line;
+		size_t len;
+		enum fh_lines_status got = fh_lines_next(&lines, &line, &len);
+		struct fh_list_line l;
+		enum fh_line_kind kind = FH_LINE_BAD;
+
+		if (got == FH_LINES_END)
+			break;
+		lineno++;
+		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &meta)) {
+			pending = true;
+			continue;
+		}
+		if (got == FH_LINES_LINE)
+			kind = fh_list_parse(&p, line, len, &l);
+		if (kind == FH_LINE_OK && !fh_list_digest(digest, &l))
+			kind = FH_LINE_BAD;
+		if (kind == FH_LINE_OK) {
+			each(a, &l, digest, pending ? &meta : NULL, lineno);
+		} else if (kind == FH_LINE_BAD) {
+			a->bad_lines++;
+			if (c->warn)
+				fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
+					    "checksum line",
+					 fh_quotef(name, strlen(name)), lineno,
+					 c->label ? c->label : "", c->label ? " " : "");
+		}
+		pending = false;
+	}
+	int err = lines.err;
+
+	fh_lines_free(&lines);
+	free(digest);
+	return err;
+}
+
+/* The list is ambiguous, which is said whatever -w says. */
+void fh_audit_duplicate(struct auditor *a, const char *list,
+			   const struct fh_list_line *l, uint64_t lineno)
+{
+	struct fh_entry *e = fh_manifest_find(&a->m, l->name, l->namelen);
+
+	a->duplicates++;
+	if (a->c->status_only)
+		return;
+	fh_error(0, "%s: %" PRIu64 ": duplicate entry for %s: line %" PRIu64
+		    " counts", fh_quotef(list, strlen(list)), lineno,
+		 fh_quotef(l->name, l->namelen), e ? (uint64_t)e->line : 0);
+}
+
+static void add_entry(struct auditor *a, struct fh_list_line *l,
+		      const uint8_t *digest, const struct fh_meta *meta,
+		      uint64_t lineno)
+{
+	switch (fh_manifest_add(&a->m, l, digest, meta, form_of(l), lineno)) {
+	case FH_ADD_OK:
+		if (a->first_form < 0)
+			a->first_form = form_of(l);
+		a->any_meta |= meta != NULL;
+		break;
+	case FH_ADD_DUPLICATE:
+		fh_audit_duplicate(a, a->list, l, lineno);
+		break;
+	case FH_ADD_NOMEM:
+		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
+		exit(STATUS_USAGE);
+	}
+}
+
+/* The list's own file, so that the walk skips it. */
+static void know_self(struct auditor *a, const struct stat *st, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	a->self_dev = st->st_dev;
+	a->self_ino = st->st_ino;
+	a->self_base = slash ? slash + 1 : path;
+	a->self_known = true;
+}
+
+/* For --update, LIST is locked first and stays locked to its rewrite. */
+void fh_audit_load(struct auditor *a)
+{
+	const char *q = fh_quotef(a->list, strlen(a->list));
+	struct stat st;
+	int fd;
+
+	if (a->update) {
+		if (!fh_listfile_lock(&a->lf, a->list, a->c->no_wait) ||
+		    !fh_listfile_writable(&a->lf))
+			exit(STATUS_USAGE);
+		know_self(a, &a->lf.st, a->lf.path);
+		if (!a->lf.exists)
+			return; /* created by the update */
+		fd = a->lf.fd;
+		st = a->lf.st;
+	} else {
+		fd = open(a->list, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) != 0) {
+			fh_error(errno, "%s", q);
+			exit(STATUS_USAGE);
+		}
+		if (S_ISREG(st.st_mode))
+			know_self(a, &st, a->list);
+	}
+	/* Lines of lists are rarely under 40 bytes. */
+	fh_manifest_expect(&a->m, (size_t)(st.st_size / 40));
+	int err = fh_audit_read_list(a, fd, a->list, add_entry);
+
+	if (!a->update)
+		close(fd);
+	if (err) {
+		fh_error(err, "%s", fh_quotef(a->list, strlen(a->list)));
+		exit(STATUS_USAGE);
+	}
+}
+
+/* One checksum line (and its metadata line) in FORM. */
+static void put_line(struct auditor *a, struct fh_listout *w, int form,
+		     const struct fh_algo *algo, const uint8_t *digest,
+		     size_t outlen, const char *name, size_t len,
+		     const struct fh_meta *meta)
+{
+	char m[FH_META_MAX];
+	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(a->text, digest, outlen)
+					      : 2 * outlen;
+	char *line = fh_audit_xmalloc(fh_format_size(textlen, len));
+
+	if (!(form & FH_FMT_BASE64))
+		fh_hex(a->text, digest, outlen);
+	if (meta)
+		fh_listout_put(w, m, fh_meta_format(m, meta));
+	fh_listout_put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
+				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
+	free(line);
+}
+
+static int by_line(const void *x, const void *y)
+{
+	const struct change *p = x, *q = y;
+
+	return p->e->line < q->e->line ? -1 : p->e->line > q->e->line;
+}
+
+/* Copies the old list's lines, CHANGES applied in their places, then the
+ * new lines, into W.  Returns 0 or an errno value. */
+static int rewrite(struct auditor *a, int in, struct fh_listout *w)
+{
+	const struct cli *c = a->c;
+	char buf[1 << 16];
+	uint64_t lineno = 1;
+	size_t next = 0;
+	bool at_start = true;   /* at the start of a line */
+	bool skipping = false;  /* the current line is not copied */
+
+	if (a->nchanges > 1)
+		qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
+	while (in >= 0) {
+		ssize_t got = read(in, buf, sizeof buf);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return errno;
+		if (got == 0)
+			break;
+		for (size_t i = 0; i < (size_t)got;) {
+			if (at_start) {
+				/* Skip changed lines (and the metadata line
+				 * before one); write a change in its place. */
+				while (next < a->nchanges && a->changes[next].e->line < lineno)
+					next++;
+				skipping = false;
+				if (next < a->nchanges) {
+					struct change *ch = &a->changes[next];
+					struct fh_entry *e = ch->e;
+
+					if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META))
+						skipping = true;
+					if (lineno == e->line) {
+						skipping = true;
+						if (ch->action != DROP)
+							put_line(a, w, e->form,
+								 fh_algo_get((enum fh_algo_id)e->algo),
+								 ch->action == REPLACE ? ch->digest
+										       : fh_entry_digest(e),
+								 e->outlen,
+								 ch->action == RENAME ? ch->name : e->name,
+								 ch->action == RENAME ? ch->len : e->namelen,
+								 ch->has_meta ? &ch->meta : NULL);
+					}
+				}
+				at_start = false;
+			}
+			char *nl = memchr(buf + i, '\n', (size_t)got - i);
+			size_t end = nl ? (size_t)(nl - buf) + 1 : (size_t)got;
+
+			if (!skipping)
+				fh_listout_put(w, buf + i, end - i);
+			if (nl) {
+				lineno++;
+				at_start = true;
+			}
+			i = end;
+		}
+	}
+	/* The last line had no line end: give it one before adding. */
+	if (!at_start && !skipping && a->nnews)
+		fh_listout_put(w, "\n", 1);
+
+	int form = a->first_form >= 0 ? a->first_form
+		 : (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
+		   (c->base64 ? FH_FMT_BASE64 : 0);
+	bool with_meta = a->any_meta || c->meta;
+
+	for (size_t i = 0; i < a->nnews; i++) {
+		struct newfile *n = a->news[i];
+
+		if (n->renamed)
+			continue; /* written in its old name's place */
+		put_line(a, w, form, fh_algo_get((enum fh_algo_id)n->algo), n->digest,
+			 n->outlen, n->name, n->len,
+			 with_meta && n->has_meta ? &n->meta : NULL);
+	}
+	return w->err;
+}
+
+/* LIST is always the old list or the new one. */
+int fh_audit_write_list(struct auditor *a)
+{
+	struct fh_listout *w = fh_audit_xmalloc(sizeof *w);
+	int err = fh_listout_open(&a->lf, w);
+
+	if (!err && a->lf.exists && lseek(a->lf.fd, 0, SEEK_SET) != 0)
+		err = errno;
+	if (!err && a->lf.exists)
+		err = rewrite(a, a->lf.fd, w);
+	else if (!err)
+		err = rewrite(a, -1, w);
+	if (w->tmp) {
+		/* Committed, or given up: either way the temporary goes. */
+		if (err)
+			w->err = err;
+		int cerr = fh_listout_commit(&a->lf, w);
+
+		err = err ? err : cerr;
+	}
+	if (err > 0)
+		fh_error(err, "%s: the list was not updated",
+			 fh_quotef(a->list, strlen(a->list)));
+	free(w);
+	return err ? STATUS_USAGE : 0;
+}
+
