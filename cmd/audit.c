@@ -37,32 +37,6 @@ struct rec {
 	char path[];            /* K_WALK_ERROR */
 };
 
-void *fh_audit_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fh_error(ENOMEM, "%s", "audit");
-		exit(STATUS_USAGE);
-	}
-	return p;
-}
-
-void fh_audit_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return;
-	size_t c = *cap ? 2 * *cap : 64;
-	void *q = realloc(*p, c * size);
-
-	if (!q) {
-		fh_error(ENOMEM, "%s", "audit");
-		exit(STATUS_USAGE);
-	}
-	*p = q;
-	*cap = c;
-}
-
 /* ------------------------------------------------------------------ */
 /* Reporting. */
 
