@@ -26,6 +26,11 @@ static const struct fh_algo algos[FH_ALGO_COUNT] = {
 	{ FH_TURBOSHAKE256, FH_FAMILY_KECCAK, "turboshake256", "TurboSHAKE256", 64, 136, true, 0x1f, 12, 0 },
 	{ FH_KT128, FH_FAMILY_KECCAK, "kt128", "KT128", 32, 168, true, 0x07, 12, 32 },
 	{ FH_KT256, FH_FAMILY_KECCAK, "kt256", "KT256", 64, 136, true, 0x07, 12, 64 },
+	{ FH_SHA1, FH_FAMILY_SHA1, "sha1", "SHA1", 20, 64, false, 0, 0, 0 },
+	{ FH_SHA224, FH_FAMILY_SHA256, "sha224", "SHA224", 28, 64, false, 0, 0, 0 },
+	{ FH_SHA256, FH_FAMILY_SHA256, "sha256", "SHA256", 32, 64, false, 0, 0, 0 },
+	{ FH_SHA384, FH_FAMILY_SHA512, "sha384", "SHA384", 48, 128, false, 0, 0, 0 },
+	{ FH_SHA512, FH_FAMILY_SHA512, "sha512", "SHA512", 64, 128, false, 0, 0, 0 },
 };
 
 const char *fh_version_string(void)

@@ -1,5 +1,5 @@
-/* bytes.h: little-endian loads and stores and rotations, shared by the
- * portable kernels and the hash modes.  Only static inline helpers. */
+/* bytes.h: little- and big-endian loads and stores and rotations, shared
+ * by the portable kernels and the hash modes.  Only static inline helpers. */
 #ifndef FH_BYTES_H
 #define FH_BYTES_H
 
@@ -29,6 +29,41 @@ static inline void fh_store64le(uint8_t *p, uint64_t v)
 {
 	fh_store32le(p, (uint32_t)v);
 	fh_store32le(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t fh_load32be(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+	       (uint32_t)p[3];
+}
+
+static inline uint64_t fh_load64be(const uint8_t *p)
+{
+	return (uint64_t)fh_load32be(p) << 32 | (uint64_t)fh_load32be(p + 4);
+}
+
+static inline void fh_store32be(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void fh_store64be(uint8_t *p, uint64_t v)
+{
+	fh_store32be(p, (uint32_t)(v >> 32));
+	fh_store32be(p + 4, (uint32_t)v);
+}
+
+static inline uint32_t fh_ror32(uint32_t x, unsigned n)
+{
+	return (x >> n) | (x << ((32 - n) & 31));
+}
+
+static inline uint64_t fh_ror64(uint64_t x, unsigned n)
+{
+	return (x >> n) | (x << ((64 - n) & 63));
 }
 
 static inline uint32_t fh_rol32(uint32_t x, unsigned n)

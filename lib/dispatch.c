@@ -53,6 +53,18 @@ static const struct fh_kernel *const keccak_kernels[] = {
 	&fh_keccak_portable,
 };
 
+static const struct fh_kernel *const sha1_kernels[] = {
+	&fh_sha1_portable,
+};
+
+static const struct fh_kernel *const sha256_kernels[] = {
+	&fh_sha256_portable,
+};
+
+static const struct fh_kernel *const sha512_kernels[] = {
+	&fh_sha512_portable,
+};
+
 /* Each family's multi-buffer kernels, best first; there may be none, so
  * each list ends with NULL.  Measured on Zen 4 (aggregate MB/s, all lanes
  * busy, against md5-bmi's 785): md5-avx512x32 11014, md5-avx512x16 7741,
@@ -91,6 +103,18 @@ static const struct fh_kernel *const keccak_multi_kernels[] = {
 	NULL,
 };
 
+static const struct fh_kernel *const sha1_multi_kernels[] = {
+	NULL,
+};
+
+static const struct fh_kernel *const sha256_multi_kernels[] = {
+	NULL,
+};
+
+static const struct fh_kernel *const sha512_multi_kernels[] = {
+	NULL,
+};
+
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
@@ -99,10 +123,18 @@ static const struct {
 } tables[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = { md5_kernels, FH_COUNT(md5_kernels) },
 	[FH_FAMILY_KECCAK] = { keccak_kernels, FH_COUNT(keccak_kernels) },
+	[FH_FAMILY_SHA1] = { sha1_kernels, FH_COUNT(sha1_kernels) },
+	[FH_FAMILY_SHA256] = { sha256_kernels, FH_COUNT(sha256_kernels) },
+	[FH_FAMILY_SHA512] = { sha512_kernels, FH_COUNT(sha512_kernels) },
 }, multi_tables[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = { md5_multi_kernels, FH_COUNT(md5_multi_kernels) - 1 },
 	[FH_FAMILY_KECCAK] = { keccak_multi_kernels,
 			       FH_COUNT(keccak_multi_kernels) - 1 },
+	[FH_FAMILY_SHA1] = { sha1_multi_kernels, FH_COUNT(sha1_multi_kernels) - 1 },
+	[FH_FAMILY_SHA256] = { sha256_multi_kernels,
+			       FH_COUNT(sha256_multi_kernels) - 1 },
+	[FH_FAMILY_SHA512] = { sha512_multi_kernels,
+			       FH_COUNT(sha512_multi_kernels) - 1 },
 };
 
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;

@@ -46,13 +46,22 @@ enum fh_algo_id {
 	FH_TURBOSHAKE256,
 	FH_KT128,
 	FH_KT256,
+	FH_SHA1,
+	FH_SHA224,
+	FH_SHA256,
+	FH_SHA384,
+	FH_SHA512,
 	FH_ALGO_COUNT
 };
 
-/* The two kernel families: each algorithm runs on the kernels of one. */
+/* The kernel families: each algorithm runs on the kernels of one.
+ * SHA-224 runs on SHA-256's, SHA-384 on SHA-512's. */
 enum fh_family {
 	FH_FAMILY_MD5,
 	FH_FAMILY_KECCAK,
+	FH_FAMILY_SHA1,
+	FH_FAMILY_SHA256,
+	FH_FAMILY_SHA512,
 	FH_FAMILY_COUNT
 };
 
@@ -68,7 +77,7 @@ struct fh_algo {
 	const char *name;      /* -a name, lower case: "sha3-256" */
 	const char *tag;       /* BSD tag: "SHA3-256" */
 	unsigned digest_bytes; /* default output length; SHAKE: its usual length */
-	unsigned block_bytes;  /* MD5 block or Keccak rate */
+	unsigned block_bytes;  /* MD5 or SHA block, or Keccak rate */
 	bool xof;              /* output length chosen by the caller */
 	uint8_t pad;           /* Keccak domain/padding byte: 0x06 SHA3, 0x1F
 				* SHAKE and TurboSHAKE, 0x07 KT's single node */
@@ -110,10 +119,13 @@ struct fh_kernel; /* internal: the block functions a context runs on */
 typedef struct fh_ctx {
 	const struct fh_algo *algo;
 	const struct fh_kernel *kernel;
-	uint64_t total;   /* bytes hashed so far (MD5 length field) */
+	uint64_t total;   /* bytes hashed so far (MD5 and SHA length field) */
 	size_t buffered;  /* bytes waiting in buf */
 	union {
 		uint32_t md5[4];
+		uint32_t sha1[5];
+		uint32_t sha256[8];
+		uint64_t sha512[8];
 		uint64_t keccak[25];
 	} state;
 	uint8_t buf[FH_MAX_BLOCK];

@@ -25,8 +25,13 @@ enum {
 	FH_CPU_X86_AVX512F = 1u << 3,  /* CPUID and XCR0 (opmask, ZMM) agree */
 	FH_CPU_X86_AVX512VL = 1u << 4,
 	FH_CPU_X86_AVX512BW = 1u << 5,
+	FH_CPU_X86_SHA = 1u << 6,      /* the SHA extensions (SHA-NI) */
+	FH_CPU_X86_AVX512DQ = 1u << 7,
 	FH_CPU_ARM_ASIMD = 1u << 16,
 	FH_CPU_ARM_SHA3 = 1u << 17,
+	FH_CPU_ARM_SHA1 = 1u << 19,    /* SHA1C..SHA1SU1 */
+	FH_CPU_ARM_SHA2 = 1u << 20,    /* SHA256H..SHA256SU1 */
+	FH_CPU_ARM_SHA512 = 1u << 21,  /* SHA512H..SHA512SU1 (ARMv8.2) */
 	/* Identity traits.  Set where vector rotates take one cycle and the
 	 * one-stream AVX-512VL MD5 beats the general registers (Intel's
 	 * AVX-512 cores; on AMD Zen 4 VPROLD's two cycles lose to md5-bmi). */
@@ -67,6 +72,15 @@ struct fh_cpu_id {
 /* MD5: compress NBLOCKS consecutive 64-byte blocks into STATE. */
 typedef void fh_md5_blocks_fn(uint32_t state[4], const uint8_t *data,
 			      size_t nblocks);
+/* SHA-1 (FIPS 180-4 §6.1.2), SHA-256 (§6.2.2, SHA-224's too) and SHA-512
+ * (§6.4.2, SHA-384's too): compress NBLOCKS consecutive blocks (64 bytes;
+ * 128 for SHA-512) into STATE, the hash value H as host-order words. */
+typedef void fh_sha1_blocks_fn(uint32_t state[5], const uint8_t *data,
+			       size_t nblocks);
+typedef void fh_sha256_blocks_fn(uint32_t state[8], const uint8_t *data,
+				 size_t nblocks);
+typedef void fh_sha512_blocks_fn(uint64_t state[8], const uint8_t *data,
+				 size_t nblocks);
 /* Keccak: for each of NBLOCKS blocks of RATE bytes (a multiple of 8, at most
  * FH_MAX_BLOCK), XOR it into the state as little-endian lanes and apply
  * the permutation of ROUNDS rounds: FH_KECCAK_F_ROUNDS for Keccak-f[1600]
@@ -92,6 +106,12 @@ typedef void fh_md5_blocks_xn_fn(uint32_t (*states)[4],
 typedef void fh_keccak_absorb_xn_fn(uint64_t (*states)[25],
 				    const uint8_t *const *data, size_t nblocks,
 				    size_t rate, unsigned rounds);
+typedef void fh_sha1_blocks_xn_fn(uint32_t (*states)[5],
+				  const uint8_t *const *data, size_t nblocks);
+typedef void fh_sha256_blocks_xn_fn(uint32_t (*states)[8],
+				    const uint8_t *const *data, size_t nblocks);
+typedef void fh_sha512_blocks_xn_fn(uint64_t (*states)[8],
+				    const uint8_t *const *data, size_t nblocks);
 
 struct fh_kernel {
 	const char *name;       /* "md5-portable", "keccak-avx512"... */
@@ -106,9 +126,15 @@ struct fh_kernel {
 	fh_md5_blocks_fn *md5_blocks;
 	fh_keccak_absorb_fn *keccak_absorb;
 	fh_keccak_permute_fn *keccak_permute;
+	fh_sha1_blocks_fn *sha1_blocks;
+	fh_sha256_blocks_fn *sha256_blocks;
+	fh_sha512_blocks_fn *sha512_blocks;
 	/* Multi-buffer (lanes > 1). */
 	fh_md5_blocks_xn_fn *md5_blocks_xn;
 	fh_keccak_absorb_xn_fn *keccak_absorb_xn;
+	fh_sha1_blocks_xn_fn *sha1_blocks_xn;
+	fh_sha256_blocks_xn_fn *sha256_blocks_xn;
+	fh_sha512_blocks_xn_fn *sha512_blocks_xn;
 };
 
 /* The most lanes any multi-buffer kernel has. */
@@ -117,6 +143,9 @@ struct fh_kernel {
 /* The portable kernels: plain C that follows the specifications. */
 extern const struct fh_kernel fh_md5_portable;
 extern const struct fh_kernel fh_keccak_portable;
+extern const struct fh_kernel fh_sha1_portable;
+extern const struct fh_kernel fh_sha256_portable;
+extern const struct fh_kernel fh_sha512_portable;
 
 /* This CPU's FH_CPU_* bits, traits included; probed once, thread-safe. */
 uint32_t fh_cpu_features(void);
