@@ -176,6 +176,10 @@ const struct fh_kernel *fh_kernel_pick(enum fh_family family, bool multi,
  * pure function of its arguments. */
 const struct fh_kernel *fh_kernel_narrowest(const struct fh_kernel *widest,
 					    unsigned busy, uint32_t cpu);
+/* FAMILY's name as listings print it ("md5", "keccak", "sha256"), and its
+ * portable kernel (the last of its table). */
+const char *fh_family_name(enum fh_family family);
+const struct fh_kernel *fh_kernel_portable(enum fh_family family);
 /* fh_kernel_pick for this CPU. */
 const struct fh_kernel *fh_kernel_best(enum fh_family family);
 const struct fh_kernel *fh_kernel_best_multi(enum fh_family family);
