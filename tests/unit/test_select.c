@@ -9,8 +9,9 @@
  * The rules and the identity traits (lib/cpu_traits.c) are checked for
  * every row on every machine; the kernel choice for the rows of the ISA
  * this build has kernels for (the other ISA's kernels are not built here:
- * CI runs those rows in the AArch64 build under qemu).  Then, on x86-64,
- * which kernel runs a given number of busy lanes.  Exit 77 where neither
+ * CI runs those rows in the AArch64 build under qemu).  Then, on AArch64,
+ * the SHA kernels of a few feature sets, and on x86-64, which kernel runs
+ * a given number of busy lanes.  Exit 77 where neither
  * ISA was built. */
 #include <stdio.h>
 #include <string.h>
@@ -407,6 +408,24 @@ static const struct probe_row probe_rows[] = {
 	  "md5-portable", "keccak-portable", "", "" },
 };
 
+/* The SHA kernels an AArch64 CPU gets: each where its instructions are. */
+static const struct {
+	const char *cpu;
+	uint32_t features;
+	const char *sha1, *sha256, *sha512;
+} arm_sha_rows[] = {
+	{ "Cortex-A72 without crypto (Raspberry Pi 4)", FH_CPU_ARM_ASIMD,
+	  "sha1-portable", "sha256-portable", "sha512-portable" },
+	{ "Cortex-A53 with crypto (SHA1, SHA2)", ARM_CE,
+	  "sha1-ce", "sha256-ce", "sha512-portable" },
+	{ "Neoverse V1, Apple M1 (SHA1, SHA2, SHA512)", ARM_SHA3,
+	  "sha1-ce", "sha256-ce", "sha512-ce" },
+	{ "SHA512 alone", FH_CPU_ARM_SHA512,
+	  "sha1-portable", "sha256-portable", "sha512-ce" },
+	{ "SHA1 alone", FH_CPU_ARM_SHA1,
+	  "sha1-ce", "sha256-portable", "sha512-portable" },
+};
+
 /* Darwin releases against 21.3, the first with AVX-512 trusted. */
 static const struct {
 	const char *release;
@@ -521,6 +540,21 @@ int main(void)
 			continue;
 		expect_picks(r->what, cpu, r->md5, r->keccak, r->md5_multi,
 			     r->keccak_multi);
+		chosen++;
+	}
+	for (size_t i = 0; here == ISA_ARM &&
+			   i < sizeof arm_sha_rows / sizeof arm_sha_rows[0]; i++) {
+		const char *cpu = arm_sha_rows[i].cpu;
+		uint32_t f = arm_sha_rows[i].features;
+
+		expect(cpu, "sha1", fh_kernel_pick(FH_FAMILY_SHA1, false, f),
+		       arm_sha_rows[i].sha1);
+		expect(cpu, "sha256", fh_kernel_pick(FH_FAMILY_SHA256, false, f),
+		       arm_sha_rows[i].sha256);
+		expect(cpu, "sha512", fh_kernel_pick(FH_FAMILY_SHA512, false, f),
+		       arm_sha_rows[i].sha512);
+		printf("%-46s %s %s %s\n", cpu, arm_sha_rows[i].sha1,
+		       arm_sha_rows[i].sha256, arm_sha_rows[i].sha512);
 		chosen++;
 	}
 	for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)
