@@ -28,7 +28,8 @@
  * v4-v7 the schedule, v8 W + K, v9 the copy of a-d, v16-v31 all 64
  * constants.  d8 and d9 are saved.
  *
- * Executed instructions: see tests/bench/aarch64-insns.sh.
+ * Executed instructions (qemu-insncount, tests/bench/aarch64-insns.sh):
+ * 99 per block, 1.55 per byte (sha256-portable, gcc 12 -O2: 3,392).
  */
 #if defined(__AARCH64EB__)
 #error "sha256_ce.S assumes little-endian AArch64"

@@ -43,7 +43,9 @@
  * state at the block's start, v28-v31 eight constants.  No callee-saved
  * register is touched.
  *
- * Executed instructions: see tests/bench/aarch64-insns.sh.
+ * Executed instructions (qemu-insncount, tests/bench/aarch64-insns.sh):
+ * 447 per 128-byte block, 3.49 per byte (sha512-portable, gcc 12 -O2:
+ * 3,830).
  */
 #if defined(__AARCH64EB__)
 #error "sha512_ce.S assumes little-endian AArch64"
