@@ -112,6 +112,43 @@ static void raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 	}
 }
 
+/* SHA-1, SHA-256, SHA-512: the block function from random states,
+ * against the portable kernel's (through blocks.c, as the modes call it):
+ * every block count 0..64, each of the first 17 at every offset 0..15 and
+ * the others at one offset each, twice in a row from where the first call
+ * left the state, so that a kernel that gets only its first block or call
+ * right fails too. */
+static void raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
+		    struct tu_rng *rng)
+{
+	const struct fh_algo *a = fh_algo_get(k->family == FH_FAMILY_SHA1 ? FH_SHA1
+					      : k->family == FH_FAMILY_SHA256 ? FH_SHA256
+					      : FH_SHA512);
+	size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
+
+	for (size_t nb = 0; nb <= 64; nb++) {
+		size_t step = nb <= 16 ? 1 : 16;
+		for (size_t off = nb <= 16 ? 0 : nb % 16; off < 16; off += step) {
+			uint64_t want[8], got[8];
+			const uint8_t *from =
+				src + tu_rand_below(rng, SRC_BYTES - nb * block + 1);
+
+			tu_rand_bytes(rng, (uint8_t *)want, sb);
+			memcpy(got, want, sb);
+			memcpy(work + off, from, nb * block);
+			for (int rep = 0; rep < 2; rep++) {
+				fh_blocks(p, a, want, from, nb);
+				fh_blocks(k, a, got, work + off, nb);
+				char what[64];
+				snprintf(what, sizeof what,
+					 "%s blocks nblocks=%zu off=%zu call %d",
+					 a->name, nb, off, rep + 1);
+				same(what, nb * block, want, got, sb);
+			}
+		}
+	}
+}
+
 static void random_state(struct tu_rng *rng, uint64_t a[25], uint64_t b[25])
 {
 	for (int i = 0; i < 25; i++)
@@ -248,6 +285,27 @@ static const uint8_t *at_guard(size_t len)
 
 static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 {
+	if (k->family == FH_FAMILY_SHA1 || k->family == FH_FAMILY_SHA256 ||
+	    k->family == FH_FAMILY_SHA512) {
+		const struct fh_algo *a = fh_algo_get(
+			k->family == FH_FAMILY_SHA1 ? FH_SHA1
+			: k->family == FH_FAMILY_SHA256 ? FH_SHA256 : FH_SHA512);
+		size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
+
+		for (size_t nb = 1; nb <= 8; nb++) {
+			uint64_t want[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[8];
+			const uint8_t *d = at_guard(nb * block);
+
+			memcpy(got, want, sizeof got);
+			fh_blocks(p, a, want, src, nb);
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s %s blocks nblocks=%zu", kname, a->name, nb);
+			fh_blocks(k, a, got, d, nb);
+			guard_what[0] = '\0';
+			same("blocks at guard page", nb * block, want, got, sb);
+		}
+		return;
+	}
 	if (k->family == FH_FAMILY_MD5) {
 		for (size_t nb = 1; nb <= 8; nb++) {
 			uint32_t want[4] = { 1, 2, 3, 4 }, got[4] = { 1, 2, 3, 4 };
@@ -294,12 +352,6 @@ static size_t sha_block_bytes(enum fh_family f)
 	return f == FH_FAMILY_SHA512 ? 128 : 64;
 }
 
-/* The hash value H: five 32-bit words, eight, or eight 64-bit ones. */
-static size_t sha_state_bytes(enum fh_family f)
-{
-	return f == FH_FAMILY_SHA1 ? 20 : f == FH_FAMILY_SHA256 ? 32 : 64;
-}
-
 union sha_state {
 	uint32_t w32[8];
 	uint64_t w64[8];
@@ -314,39 +366,6 @@ static void sha_blocks(const struct fh_kernel *k, union sha_state *s,
 		k->sha256_blocks(s->w32, data, nblocks);
 	else
 		k->sha512_blocks(s->w64, data, nblocks);
-}
-
-/* The block function on random states and data: every count 0..64 (each
- * of the first 17 at every offset 0..15, the others at one offset each),
- * twice in a row from where the first call left the state, so that a
- * kernel that gets only its first block or call right fails too. */
-static void raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
-		    struct tu_rng *rng)
-{
-	const size_t bb = sha_block_bytes(k->family);
-	char what[80];
-
-	for (size_t nb = 0; nb <= 64; nb++) {
-		size_t step = nb <= 16 ? 1 : 16;
-		for (size_t off = nb <= 16 ? 0 : nb % 16; off < 16; off += step) {
-			union sha_state want, got;
-			const uint8_t *from =
-				src + tu_rand_below(rng, SRC_BYTES - nb * bb + 1);
-
-			for (int i = 0; i < 8; i++)
-				want.w64[i] = got.w64[i] = tu_rand(rng);
-			memcpy(work + off, from, nb * bb);
-			for (int rep = 0; rep < 2; rep++) {
-				sha_blocks(p, &want, from, nb);
-				sha_blocks(k, &got, work + off, nb);
-				snprintf(what, sizeof what,
-					 "blocks nblocks=%zu off=%zu call %d",
-					 nb, off, rep + 1);
-				same(what, nb * bb, &want, &got,
-				     sha_state_bytes(k->family));
-			}
-		}
-	}
 }
 
 /* A message hashed on kernel K by this file's own FIPS 180-4 mode, so
@@ -422,7 +441,7 @@ static void sha_msg_final(struct sha_msg *m, uint8_t *out)
 	for (int i = 1; i <= 8; i++, bits >>= 8)
 		pad[n - (size_t)i] = (uint8_t)bits;
 	sha_msg_update(m, pad, n);
-	for (size_t i = 0; i < sha_state_bytes(f); i++)
+	for (size_t i = 0; i < fh_state_bytes(f); i++)
 		out[i] = f == FH_FAMILY_SHA512
 				 ? (uint8_t)(m->s.w64[i / 8] >> (56 - 8 * (i % 8)))
 				 : (uint8_t)(m->s.w32[i / 4] >> (24 - 8 * (i % 4)));
@@ -450,7 +469,7 @@ static void sha_messages(const struct fh_kernel *k, const struct fh_kernel *p,
 			 struct tu_rng *rng)
 {
 	const size_t bb = sha_block_bytes(k->family);
-	const size_t sb = sha_state_bytes(k->family);
+	const size_t sb = fh_state_bytes(k->family);
 	uint8_t want[64], got[64];
 	struct sha_msg m;
 
@@ -492,29 +511,6 @@ static void sha_messages(const struct fh_kernel *k, const struct fh_kernel *p,
 		}
 		sha_msg_final(&m, got);
 		same("message in random pieces", len, want, got, sb);
-	}
-}
-
-/* The block function on 1..8 blocks whose last byte is the last before
- * the guard page. */
-static void sha_guard(const struct fh_kernel *k, const struct fh_kernel *p)
-{
-	const size_t bb = sha_block_bytes(k->family);
-
-	for (size_t nb = 1; nb <= 8; nb++) {
-		union sha_state want, got;
-		const uint8_t *d = at_guard(nb * bb);
-
-		for (int i = 0; i < 8; i++)
-			want.w64[i] = got.w64[i] =
-				0x0123456789abcdefull * (uint64_t)(i + 1);
-		sha_blocks(p, &want, src, nb);
-		snprintf(guard_what, sizeof guard_what,
-			 "kernel %s blocks nblocks=%zu", kname, nb);
-		sha_blocks(k, &got, d, nb);
-		guard_what[0] = '\0';
-		same("blocks at guard page", nb * bb, &want, &got,
-		     sha_state_bytes(k->family));
 	}
 }
 
@@ -1039,24 +1035,19 @@ static int test_kernel(const struct fh_kernel *k)
 	unsigned long checks = n_checks, failed = n_failed;
 
 	kname = k->name;
-	if (is_sha(k->family)) {
+	if (k->family == FH_FAMILY_MD5)
+		raw_md5(k, p, &rng);
+	else if (k->family == FH_FAMILY_KECCAK)
+		raw_keccak(k, p, &rng);
+	else
 		raw_sha(k, p, &rng);
-		sha_guard(k, p);
+	raw_guard(k, p);
+	if (is_sha(k->family))
 		sha_messages(k, p, &rng);
-	} else {
-		if (k->family == FH_FAMILY_MD5)
-			raw_md5(k, p, &rng);
-		else
-			raw_keccak(k, p, &rng);
-		raw_guard(k, p);
-	}
 
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
-		/* SHA-1 and SHA-2 are checked above on this file's own mode
-		 * (sha_messages); the public API's modes for them are
-		 * checked by test_vectors and test_split. */
-		if (a->family != k->family || is_sha(a->family))
+		if (a->family != k->family)
 			continue;
 		api_fold(a, k, p);
 		api_splits(a, k, p, &rng);
