@@ -4,8 +4,8 @@
 #
 #   .ci/aarch64.sh DIR
 #
-# Once per emulated CPU, QEMU_CPU=max (has the SHA3 extension) and
-# QEMU_CPU=cortex-a53 (has not):
+# Once per emulated CPU, QEMU_CPU=max (has the SHA3 and SHA512 extensions)
+# and QEMU_CPU=cortex-a53 (has neither; both have SHA1 and SHA2):
 #   1. the unit and CLI suites (meson test, log meson-logs/qemu-CPU.json);
 #   2. the kernels fhsum picks by default (--debug: the "kernel NAME" lines
 #      and the "multi-buffer kernel NAME" lines, and the PICKED column of
@@ -40,14 +40,17 @@ declare -A pick_md5=([max]=md5-gpr [cortex-a53]=md5-gpr)
 declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
 declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
 declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
+# Both have the SHA1 and SHA2 instructions; only max has SHA512.
 declare -A must_run=(
-	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2"
-	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2")
+	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2
+		sha1-ce sha256-ce sha512-ce"
+	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2 sha1-ce sha256-ce")
 declare -A must_not_run=([max]=""
-	[cortex-a53]="keccak-sha3ce keccak-sha3cex2")
+	[cortex-a53]="keccak-sha3ce keccak-sha3cex2 sha512-ce")
 declare -A family_algos=([md5]="md5"
 	[keccak]="sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128
-		kt128 kt256")
+		kt128 kt256"
+	[sha1]="sha1" [sha256]="sha224 sha256" [sha512]="sha384 sha512")
 
 failed=0
 fail() { printf 'FAIL %s\n' "$*"; failed=1; }
@@ -124,10 +127,12 @@ for cpu in "${cpus[@]}"; do
 			ref[$algo]=$(FHSUM_KERNEL=$fam-portable fh -a "$algo" "${inputs[@]}")
 		done
 	done
-	if command -v md5sum >/dev/null &&
-		[ "${ref[md5]}" != "$(md5sum "${inputs[@]}")" ]; then
-		fail "$cpu: md5-portable under qemu disagrees with GNU md5sum"
-	fi
+	for algo in md5 sha1 sha224 sha256 sha384 sha512; do
+		if command -v "${algo}sum" >/dev/null &&
+			[ "${ref[$algo]}" != "$("${algo}sum" "${inputs[@]}")" ]; then
+			fail "$cpu: -a $algo on the portable kernel under qemu disagrees with GNU ${algo}sum"
+		fi
+	done
 	while read -r name fam lanes usable; do
 		if in_words "$name" "${must_run[$cpu]}" && [ "$usable" != usable ]; then
 			fail "$cpu: $name should be usable, --list-kernels says $usable"

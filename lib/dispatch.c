@@ -54,14 +54,23 @@ static const struct fh_kernel *const keccak_kernels[] = {
 };
 
 static const struct fh_kernel *const sha1_kernels[] = {
+#if defined(__aarch64__)
+	&fh_sha1_ce,
+#endif
 	&fh_sha1_portable,
 };
 
 static const struct fh_kernel *const sha256_kernels[] = {
+#if defined(__aarch64__)
+	&fh_sha256_ce,
+#endif
 	&fh_sha256_portable,
 };
 
 static const struct fh_kernel *const sha512_kernels[] = {
+#if defined(__aarch64__)
+	&fh_sha512_ce,
+#endif
 	&fh_sha512_portable,
 };
 

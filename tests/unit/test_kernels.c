@@ -7,6 +7,12 @@
  * input whose last byte sits just before a PROT_NONE guard page, so a kernel
  * that reads past its input crashes here rather than in the field.
  *
+ * A SHA-1, SHA-256 or SHA-512 kernel: its block function on random states
+ * for every block count 0..64 at offsets 0..15, blocks ending at the guard
+ * page, and every message length 0..4096 through a FIPS 180-4 mode of this
+ * file's own (checked on FIPS 180-4's "abc"), in one call at offsets 0..15
+ * and in random pieces.
+ *
  * A multi-buffer kernel (lanes > 1) is tested lane by lane against the
  * portable single-stream kernel: md5_blocks_xn and keccak_absorb_xn with
  * different data, starting states and misalignment in every lane, many
@@ -106,32 +112,39 @@ static void raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 	}
 }
 
-/* SHA-1, SHA-256, SHA-512: the block function from random states, at
- * every offset 0..15 and the block counts of raw_md5, against the
- * portable kernel's (through blocks.c, as the modes call it). */
+/* SHA-1, SHA-256, SHA-512: the block function from random states,
+ * against the portable kernel's (through blocks.c, as the modes call it):
+ * every block count 0..64, each of the first 17 at every offset 0..15 and
+ * the others at one offset each, twice in a row from where the first call
+ * left the state, so that a kernel that gets only its first block or call
+ * right fails too. */
 static void raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
 		    struct tu_rng *rng)
 {
-	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16,
-					 17, 31, 32 };
 	const struct fh_algo *a = fh_algo_get(k->family == FH_FAMILY_SHA1 ? FH_SHA1
 					      : k->family == FH_FAMILY_SHA256 ? FH_SHA256
 					      : FH_SHA512);
 	size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
 
-	for (size_t off = 0; off < 16; off++) {
-		for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-			size_t nb = counts[c];
+	for (size_t nb = 0; nb <= 64; nb++) {
+		size_t step = nb <= 16 ? 1 : 16;
+		for (size_t off = nb <= 16 ? 0 : nb % 16; off < 16; off += step) {
 			uint64_t want[8], got[8];
+			const uint8_t *from =
+				src + tu_rand_below(rng, SRC_BYTES - nb * block + 1);
 
 			tu_rand_bytes(rng, (uint8_t *)want, sb);
 			memcpy(got, want, sb);
-			memcpy(work + off, src, nb * block);
-			fh_blocks(p, a, want, src, nb);
-			fh_blocks(k, a, got, work + off, nb);
-			char what[64];
-			snprintf(what, sizeof what, "%s blocks off=%zu", a->name, off);
-			same(what, nb * block, want, got, sb);
+			memcpy(work + off, from, nb * block);
+			for (int rep = 0; rep < 2; rep++) {
+				fh_blocks(p, a, want, from, nb);
+				fh_blocks(k, a, got, work + off, nb);
+				char what[64];
+				snprintf(what, sizeof what,
+					 "%s blocks nblocks=%zu off=%zu call %d",
+					 a->name, nb, off, rep + 1);
+				same(what, nb * block, want, got, sb);
+			}
 		}
 	}
 }
@@ -322,6 +335,182 @@ static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 			same("keccak_absorb at guard page", nb * rate, want,
 			     got, sizeof want);
 		}
+	}
+}
+
+/* ---- SHA-1 and SHA-2 ---------------------------------------------------- */
+
+static int is_sha(enum fh_family f)
+{
+	return f == FH_FAMILY_SHA1 || f == FH_FAMILY_SHA256 ||
+	       f == FH_FAMILY_SHA512;
+}
+
+/* 64-byte blocks, 128 for SHA-512 (FIPS 180-4 §1). */
+static size_t sha_block_bytes(enum fh_family f)
+{
+	return f == FH_FAMILY_SHA512 ? 128 : 64;
+}
+
+union sha_state {
+	uint32_t w32[8];
+	uint64_t w64[8];
+};
+
+static void sha_blocks(const struct fh_kernel *k, union sha_state *s,
+		       const uint8_t *data, size_t nblocks)
+{
+	if (k->family == FH_FAMILY_SHA1)
+		k->sha1_blocks(s->w32, data, nblocks);
+	else if (k->family == FH_FAMILY_SHA256)
+		k->sha256_blocks(s->w32, data, nblocks);
+	else
+		k->sha512_blocks(s->w64, data, nblocks);
+}
+
+/* A message hashed on kernel K by this file's own FIPS 180-4 mode, so
+ * that the kernels are tested whole whatever the library's modes do:
+ * buffering, padding (§5.1) and the initial values of SHA-1, SHA-256 and
+ * SHA-512 (§5.3).  Whole blocks go to the kernel straight from the
+ * caller's buffer, at whatever address it has. */
+struct sha_msg {
+	const struct fh_kernel *k;
+	union sha_state s;
+	uint8_t buf[128];
+	size_t buffered;
+	uint64_t total;
+};
+
+static void sha_msg_init(struct sha_msg *m, const struct fh_kernel *k)
+{
+	static const uint32_t iv1[5] = { 0x67452301, 0xefcdab89, 0x98badcfe,
+					 0x10325476, 0xc3d2e1f0 };
+	static const uint32_t iv256[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+					   0xa54ff53a, 0x510e527f, 0x9b05688c,
+					   0x1f83d9ab, 0x5be0cd19 };
+	static const uint64_t iv512[8] = {
+		0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull,
+		0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
+		0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
+		0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
+	};
+
+	memset(m, 0, sizeof *m);
+	m->k = k;
+	if (k->family == FH_FAMILY_SHA1)
+		memcpy(m->s.w32, iv1, sizeof iv1);
+	else if (k->family == FH_FAMILY_SHA256)
+		memcpy(m->s.w32, iv256, sizeof iv256);
+	else
+		memcpy(m->s.w64, iv512, sizeof iv512);
+}
+
+static void sha_msg_update(struct sha_msg *m, const uint8_t *d, size_t len)
+{
+	const size_t bb = sha_block_bytes(m->k->family);
+
+	m->total += len;
+	if (m->buffered) {
+		size_t take = bb - m->buffered < len ? bb - m->buffered : len;
+		memcpy(m->buf + m->buffered, d, take);
+		m->buffered += take;
+		d += take;
+		len -= take;
+		if (m->buffered < bb)
+			return;
+		sha_blocks(m->k, &m->s, m->buf, 1);
+		m->buffered = 0;
+	}
+	sha_blocks(m->k, &m->s, d, len / bb);
+	memcpy(m->buf, d + len / bb * bb, len % bb);
+	m->buffered = len % bb;
+}
+
+/* Pads (0x80, zeros, the length in bits as a 64-bit or 128-bit big-endian
+ * number) and writes H as big-endian words: the digest before any
+ * truncation. */
+static void sha_msg_final(struct sha_msg *m, uint8_t *out)
+{
+	const enum fh_family f = m->k->family;
+	const size_t bb = sha_block_bytes(f), lenbytes = bb / 8;
+	uint64_t bits = m->total * 8;
+	uint8_t pad[256] = { 0x80 };
+	size_t n = m->buffered + 1 + lenbytes <= bb ? bb - m->buffered
+						    : 2 * bb - m->buffered;
+
+	for (int i = 1; i <= 8; i++, bits >>= 8)
+		pad[n - (size_t)i] = (uint8_t)bits;
+	sha_msg_update(m, pad, n);
+	for (size_t i = 0; i < fh_state_bytes(f); i++)
+		out[i] = f == FH_FAMILY_SHA512
+				 ? (uint8_t)(m->s.w64[i / 8] >> (56 - 8 * (i % 8)))
+				 : (uint8_t)(m->s.w32[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+/* FIPS 180-4's examples for "abc" (also python3's hashlib), for the mode
+ * above: with it right, every other message compares kernel with kernel. */
+static const struct {
+	enum fh_family family;
+	const char *hex;
+} sha_abc[] = {
+	{ FH_FAMILY_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d" },
+	{ FH_FAMILY_SHA256, "ba7816bf8f01cfea414140de5dae2223"
+			    "b00361a396177a9cb410ff61f20015ad" },
+	{ FH_FAMILY_SHA512, "ddaf35a193617abacc417349ae204131"
+			    "12e6fa4e89a97ea20a9eeee64b55d39a"
+			    "2192992a274fc1a836ba3c23a3feebbd"
+			    "454d4423643ce80e2a9ac94fa54ca49f" },
+};
+
+/* Every message length 0..FOLD_MAX: on the portable kernel in one call;
+ * on K in one call at an offset of 0..15 bytes, and in random pieces of 0
+ * to three blocks. */
+static void sha_messages(const struct fh_kernel *k, const struct fh_kernel *p,
+			 struct tu_rng *rng)
+{
+	const size_t bb = sha_block_bytes(k->family);
+	const size_t sb = fh_state_bytes(k->family);
+	uint8_t want[64], got[64];
+	struct sha_msg m;
+
+	for (size_t i = 0; i < sizeof sha_abc / sizeof *sha_abc; i++) {
+		if (sha_abc[i].family != k->family)
+			continue;
+		tu_unhex(want, sha_abc[i].hex, 2 * sb);
+		for (int on = 0; on < 2; on++) {
+			sha_msg_init(&m, on ? k : p);
+			sha_msg_update(&m, (const uint8_t *)"abc", 3);
+			sha_msg_final(&m, got);
+			same(on ? "message \"abc\"" : "message \"abc\" on the "
+			     "portable kernel", 3, want, got, sb);
+		}
+	}
+	for (size_t len = 0; len <= FOLD_MAX; len++) {
+		size_t off = len % 16, at = 0;
+		char what[80];
+
+		sha_msg_init(&m, p);
+		sha_msg_update(&m, src, len);
+		sha_msg_final(&m, want);
+
+		memcpy(work + off, src, len);
+		sha_msg_init(&m, k);
+		sha_msg_update(&m, work + off, len);
+		sha_msg_final(&m, got);
+		snprintf(what, sizeof what, "message, one call at offset %zu",
+			 off);
+		same(what, len, want, got, sb);
+
+		sha_msg_init(&m, k);
+		while (at < len) {
+			size_t piece = tu_rand_below(rng, 3 * bb + 1);
+			if (piece > len - at)
+				piece = len - at;
+			sha_msg_update(&m, work + off + at, piece);
+			at += piece;
+		}
+		sha_msg_final(&m, got);
+		same("message in random pieces", len, want, got, sb);
 	}
 }
 
@@ -853,6 +1042,8 @@ static int test_kernel(const struct fh_kernel *k)
 	else
 		raw_sha(k, p, &rng);
 	raw_guard(k, p);
+	if (is_sha(k->family))
+		sha_messages(k, p, &rng);
 
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
@@ -948,7 +1139,10 @@ static int check_registered(char **names, int n)
 		       best ? best->name : "(none)", mb ? mb->name : "(none)");
 	}
 	if (!fh_kernel_usable(&fh_md5_portable) ||
-	    !fh_kernel_usable(&fh_keccak_portable)) {
+	    !fh_kernel_usable(&fh_keccak_portable) ||
+	    !fh_kernel_usable(&fh_sha1_portable) ||
+	    !fh_kernel_usable(&fh_sha256_portable) ||
+	    !fh_kernel_usable(&fh_sha512_portable)) {
 		printf("FAIL a portable kernel says it is not usable\n");
 		bad = 1;
 	}
