@@ -54,10 +54,16 @@ static const struct fh_kernel *const keccak_kernels[] = {
 };
 
 static const struct fh_kernel *const sha1_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_SHA)
+	&fh_sha1_shani,
+#endif
 	&fh_sha1_portable,
 };
 
 static const struct fh_kernel *const sha256_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_SHA)
+	&fh_sha256_shani,
+#endif
 	&fh_sha256_portable,
 };
 
@@ -104,10 +110,16 @@ static const struct fh_kernel *const keccak_multi_kernels[] = {
 };
 
 static const struct fh_kernel *const sha1_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_SHA)
+	&fh_sha1_shanix2,
+#endif
 	NULL,
 };
 
 static const struct fh_kernel *const sha256_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_SHA)
+	&fh_sha256_shanix2,
+#endif
 	NULL,
 };
 

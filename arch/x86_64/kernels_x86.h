@@ -76,6 +76,13 @@ extern const struct fh_kernel fh_md5_avx512x32;
 extern const struct fh_kernel fh_keccak_avx2x4;
 extern const struct fh_kernel fh_keccak_avx512x8;
 
+/* SHA-1 and SHA-256 on the SHA extensions, one stream and two
+ * interleaved (sha_ni.c). */
+extern const struct fh_kernel fh_sha1_shani;
+extern const struct fh_kernel fh_sha256_shani;
+extern const struct fh_kernel fh_sha1_shanix2;
+extern const struct fh_kernel fh_sha256_shanix2;
+
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
 
