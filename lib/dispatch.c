@@ -68,6 +68,9 @@ static const struct fh_kernel *const sha256_kernels[] = {
 };
 
 static const struct fh_kernel *const sha512_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_sha512_avx2,
+#endif
 	&fh_sha512_portable,
 };
 

@@ -83,6 +83,9 @@ extern const struct fh_kernel fh_sha256_shani;
 extern const struct fh_kernel fh_sha1_shanix2;
 extern const struct fh_kernel fh_sha256_shanix2;
 
+/* SHA-512: the schedule in AVX2, the rounds with BMI2 (sha512_avx2.c). */
+extern const struct fh_kernel fh_sha512_avx2;
+
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
 
