@@ -154,6 +154,10 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 		f |= FH_CPU_X86_BMI2;
 	if (avx && (b & FH_X86_L7B_AVX2))
 		f |= FH_CPU_X86_AVX2;
+	/* SHA1RNDS4 and SHA256RNDS2 work on XMM registers, whose state
+	 * every x86-64 OS saves: CPUID alone decides. */
+	if (b & FH_X86_L7B_SHA)
+		f |= FH_CPU_X86_SHA;
 	if (avx && (b & FH_X86_L7B_AVX512F) && x86_avx512_state(p, xcr0)) {
 		f |= FH_CPU_X86_AVX512F;
 		if (b & FH_X86_L7B_AVX512VL)

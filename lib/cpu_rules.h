@@ -69,6 +69,7 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id);
 #define FH_X86_L7B_AVX2 (1u << 5)
 #define FH_X86_L7B_BMI2 (1u << 8)
 #define FH_X86_L7B_AVX512F (1u << 16)
+#define FH_X86_L7B_SHA (1u << 29)        /* SHA-1 and SHA-256 extensions */
 #define FH_X86_L7B_AVX512BW (1u << 30)
 #define FH_X86_L7B_AVX512VL (1u << 31)
 #define FH_X86_XCR0_AVX 0x06u           /* XMM | YMM */
