@@ -49,23 +49,28 @@ declare -A unit_tests=(
 	[max]="--suite kernels"
 	[max,-bmi1,-bmi2]=""
 	[qemu64]="--suite unit --no-suite kernels")
+# Per family (md5, keccak, sha1, sha256, sha512).  qemu 7.2 has neither
+# AVX-512 nor the SHA extensions: the SHA-NI kernels are a CPU without
+# them here, and sha512-avx2 needs BMI2 beside AVX2.
 declare -A pick=(
-	[max]="md5-bmi keccak-bmi2"
-	[max,-bmi1,-bmi2]="md5-portable keccak-avx2"
-	[qemu64]="md5-portable keccak-portable")
+	[max]="md5-bmi keccak-bmi2 sha1-portable sha256-portable sha512-avx2"
+	[max,-bmi1,-bmi2]="md5-portable keccak-avx2 sha1-portable sha256-portable sha512-portable"
+	[qemu64]="md5-portable keccak-portable sha1-portable sha256-portable sha512-portable")
 # The multi-buffer kernels picked; none without AVX2.
 declare -A pick_multi=(
-	[max]="md5-avx2x16 keccak-avx2x4"
-	[max,-bmi1,-bmi2]="md5-avx2x16 keccak-avx2x4"
+	[max]="md5-avx2x16 keccak-avx2x4 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4"
+	[max,-bmi1,-bmi2]="md5-avx2x16 keccak-avx2x4 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4"
 	[qemu64]="")
-# The x86 kernels each CPU must and must not run (qemu 7.2 has no AVX-512).
+# The x86 kernels each CPU must and must not run.
 declare -A usable=(
-	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4"
-	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4"
+	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4 sha512-avx2 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4"
+	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4"
 	[qemu64]="")
 x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512
 	md5-avx2x8 md5-avx2x16 md5-avx512x16 md5-avx512x32 keccak-avx2x4
-	keccak-avx512x8"
+	keccak-avx512x8 sha1-shani sha256-shani sha512-avx2 sha1-shanix2
+	sha256-shanix2 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4 sha1-avx512x16
+	sha256-avx512x16 sha512-avx512x8"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,10 +85,15 @@ done
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-algos=(md5 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256)
+algos=(md5 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 sha1 sha224
+	sha256 sha384 sha512)
 for a in "${algos[@]}"; do
-	FHSUM_KERNEL=md5-portable,keccak-portable "$fhsum" -a "$a" "${ins[@]}" \
-		>"$tmp/want.$a"
+	FHSUM_KERNEL=md5-portable,keccak-portable,sha1-portable,sha256-portable,sha512-portable \
+		"$fhsum" -a "$a" "${ins[@]}" >"$tmp/want.$a"
+done
+# The portable kernels against GNU's programs, as an oracle beside them.
+for a in sha1 sha224 sha256 sha384 sha512; do
+	"${a}sum" "${ins[@]}" | cmp -s - "$tmp/want.$a" || fail "portable $a differs from ${a}sum"
 done
 
 for cpu in "${cpus[@]}"; do
@@ -112,7 +122,13 @@ for cpu in "${cpus[@]}"; do
 	echo "picked: ${picked% }; multi-buffer: ${picked_multi:-none}"
 
 	for k in $x86_kernels; do
-		case $k in md5-*) as=(md5) ;; *) as=(sha3-256 sha3-512 shake128) ;; esac
+		case $k in
+		md5-*) as=(md5) ;;
+		sha1-*) as=(sha1) ;;
+		sha256-*) as=(sha224 sha256) ;;
+		sha512-*) as=(sha384 sha512) ;;
+		*) as=(sha3-256 sha3-512 shake128) ;;
+		esac
 		for a in "${as[@]}"; do
 			rc=0
 			FHSUM_KERNEL=$k "${q[@]}" "$fhsum" -a "$a" "${ins[@]}" \
