@@ -76,9 +76,18 @@ const struct fh_kernel *tu_portable(enum fh_family family)
 
 int tu_kernel_single_stream(const struct fh_kernel *k)
 {
-	if (k->family == FH_FAMILY_MD5)
+	switch (k->family) {
+	case FH_FAMILY_MD5:
 		return k->md5_blocks != NULL;
-	return k->keccak_absorb != NULL && k->keccak_permute != NULL;
+	case FH_FAMILY_SHA1:
+		return k->sha1_blocks != NULL;
+	case FH_FAMILY_SHA256:
+		return k->sha256_blocks != NULL;
+	case FH_FAMILY_SHA512:
+		return k->sha512_blocks != NULL;
+	default:
+		return k->keccak_absorb != NULL && k->keccak_permute != NULL;
+	}
 }
 
 enum tu_kernel_verdict tu_kernel_testable(const struct fh_kernel *k)
