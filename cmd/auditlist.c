@@ -61,6 +61,7 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 
 	fh_list_parser_init(&p, c->algo_given ? c->algo : NULL, c->any_sha3,
 			    c->check_outlen);
+	p.any_sha2 = c->any_sha2;
 	if (!fh_lines_start(&lines, fd, FH_LIST_LINE_MAX, '\n')) {
 		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
 		exit(STATUS_USAGE);

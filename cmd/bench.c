@@ -89,8 +89,8 @@ static double run_slice_multi(const struct fh_algo *a,
 			      const struct fh_kernel *k,
 			      const struct fh_kernel *s, double seconds)
 {
-	static uint32_t md5[FH_MAX_LANES][4];
-	static uint64_t keccak[FH_MAX_LANES][25];
+	static uint64_t states[FH_MAX_LANES * 25];
+	size_t sb = fh_state_bytes(a->family);
 	const size_t nblocks = BENCH_BYTES / a->block_bytes;
 	const size_t whole = nblocks * a->block_bytes;
 	const uint8_t *data[FH_MAX_LANES];
@@ -103,25 +103,13 @@ static double run_slice_multi(const struct fh_algo *a,
 	for (unsigned i = 0; i < k->lanes; i++)
 		data[i] = lane_bufs[i];
 	do {
-		if (a->family == FH_FAMILY_MD5) {
-			for (unsigned i = 0; i < k->lanes; i++)
-				memcpy(md5[i], start.state.md5, sizeof md5[i]);
-			k->md5_blocks_xn(md5, data, nblocks);
-		} else {
-			for (unsigned i = 0; i < k->lanes; i++)
-				memcpy(keccak[i], start.state.keccak,
-				       sizeof keccak[i]);
-			k->keccak_absorb_xn(keccak, data, nblocks,
-					    a->block_bytes, a->rounds);
-		}
+		for (unsigned i = 0; i < k->lanes; i++)
+			memcpy((uint8_t *)states + i * sb, &start.state, sb);
+		fh_blocks_xn(k, a, states, data, nblocks);
 		for (unsigned i = 0; i < k->lanes; i++) {
 			fh_ctx ctx = start;
 
-			if (a->family == FH_FAMILY_MD5)
-				memcpy(ctx.state.md5, md5[i], sizeof md5[i]);
-			else
-				memcpy(ctx.state.keccak, keccak[i],
-				       sizeof keccak[i]);
+			memcpy(&ctx.state, (uint8_t *)states + i * sb, sb);
 			ctx.total = whole;
 			fh_update(&ctx, lane_bufs[i] + whole,
 				  BENCH_BYTES - whole);
@@ -166,8 +154,7 @@ static void bench_algo(const struct fh_algo *a, const uint8_t *buf,
 	double median[BENCH_MAX_KERNELS], portable = 0, single = 0;
 	const struct fh_kernel *best = fh_kernel_best(a->family);
 	const struct fh_kernel *best_multi = fh_kernel_best_multi(a->family);
-	const struct fh_kernel *ref = a->family == FH_FAMILY_MD5
-				      ? &fh_md5_portable : &fh_keccak_portable;
+	const struct fh_kernel *ref = fh_kernel_portable(a->family);
 	size_t n = 0;
 
 	for (int multi = 0; multi < 2; multi++)

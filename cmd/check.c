@@ -3,7 +3,14 @@
  * any valid one); each properly formatted line becomes a job for the
  * engine, each other event (an improper line, a list's end) a marker, so
  * that reports and warnings come out in list order exactly as GNU md5sum
- * prints them. */
+ * prints them.
+ *
+ * An untagged line without -a whose length SHA-3 and SHA-2 share (64 hex
+ * digits: SHA3-256 or SHA-256) is settled by content: the first such line
+ * of a list has its file read once and hashed both ways, here, before it
+ * goes on as a marker with its verdict; the algorithm that matched is
+ * that list's for every later line of that length.  A line that matches
+ * neither is FAILED, and the next one tries again. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -21,14 +28,20 @@
 #include "operands.h"
 #include "quote.h"
 
+/* Digest lengths that SHA-3 and SHA-2 share: 28, 32, 48, 64 bytes. */
+#define SHARED_SIZES 4
+
 /* One list being checked; freed when its end is reported. */
 struct list {
 	char *shown;            /* its name, or "standard input" */
 	uintmax_t misformatted, unreadable, mismatched;
 	bool formatted, matched;
+	/* For each shared length, the algorithm its lines were found to
+	 * be, or NULL while none has matched. */
+	const struct fh_algo *settled[SHARED_SIZES];
 };
 
-enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END };
+enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_SETTLED };
 
 struct item {
 	enum event ev;
@@ -37,6 +50,12 @@ struct item {
 	uintmax_t lineno;       /* EV_BAD_LINE */
 	size_t digestlen;       /* EV_LINE: the digest's characters */
 	bool base64;            /* EV_LINE: ... in base64, else hex */
+	/* EV_SETTLED: the line hashed both ways here; its name follows the
+	 * digest's text; ALGO matched (or, when none did, the first). */
+	const struct fh_algo *algo;
+	uint8_t digest[FH_MAX_DIGEST];
+	uint64_t size;
+	bool match;
 	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
 };
 
@@ -73,6 +92,104 @@ static struct item *new_item(enum event ev, struct list *l, size_t extra)
 	it->ev = ev;
 	it->list = l;
 	return it;
+}
+
+/* Whether DIGEST (OUTLEN bytes) is the text the line holds: hex in either
+ * case; base64 exactly as cksum compares it (a digest written with other
+ * bits in its last character's unused ones is not the same text, and
+ * FAILS).  BUF holds 2 * OUTLEN + 4 bytes. */
+static bool digest_matches(const struct item *it, const uint8_t *digest,
+			   size_t outlen, char *buf)
+{
+	if (it->base64)
+		return fh_base64(buf, digest, outlen) == it->digestlen &&
+		       memcmp(buf, it->text, it->digestlen) == 0;
+	fh_hex(buf, digest, outlen);
+	return strncasecmp(buf, it->text, it->digestlen) == 0;
+}
+
+/* Which of the shared lengths OUTLEN is. */
+static size_t shared_index(size_t outlen)
+{
+	return outlen == 28 ? 0 : outlen == 32 ? 1 : outlen == 48 ? 2 : 3;
+}
+
+/* NAME read once, hashed with both ALGOS into DIGESTS; its size into
+ * *SIZE.  Returns 0 or an errno value. */
+static int hash_both(const char *name, const struct fh_algo *const algos[2],
+		     uint8_t digests[2][FH_MAX_DIGEST], uint64_t *size)
+{
+	bool in = strcmp(name, "-") == 0;
+	int fd = in ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 18;
+	uint8_t *buf = fd >= 0 ? malloc(cap) : NULL;
+	fh_ctx ctx[2];
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (!buf) {
+		if (!in)
+			close(fd);
+		return ENOMEM;
+	}
+	fh_init(&ctx[0], algos[0]);
+	fh_init(&ctx[1], algos[1]);
+	*size = 0;
+	for (;;) {
+		ssize_t got = read(fd, buf, cap);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			err = errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		fh_update(&ctx[0], buf, (size_t)got);
+		fh_update(&ctx[1], buf, (size_t)got);
+		*size += (uint64_t)got;
+	}
+	free(buf);
+	if (!in)
+		close(fd);
+	if (!err) {
+		fh_final(&ctx[0], digests[0], algos[0]->digest_bytes);
+		fh_final(&ctx[1], digests[1], algos[1]->digest_bytes);
+	}
+	return err;
+}
+
+/* The line L of a length SHA-3 and SHA-2 share, not yet settled for its
+ * list: hashed both ways now, and handed on as an EV_SETTLED marker. */
+static void settle(struct checker *k, const struct fh_list_line *l,
+		   struct fh_job *job)
+{
+	struct item *it = new_item(EV_SETTLED, k->list, l->digestlen + l->namelen + 1);
+	const struct fh_algo *const two[2] = { l->algo, l->alt };
+	uint8_t d[2][FH_MAX_DIGEST];
+	char buf[2 * FH_MAX_DIGEST + 4];
+	char *name = it->text + l->digestlen;
+
+	memcpy(it->text, l->digest, l->digestlen);
+	it->digestlen = l->digestlen;
+	it->base64 = l->base64;
+	memcpy(name, l->name, l->namelen);
+	name[l->namelen] = '\0';
+	fh_stdin_read |= strcmp(name, "-") == 0;
+	it->algo = two[0];
+	it->err = hash_both(name, two, d, &it->size);
+	for (int i = 0; i < 2 && !it->err; i++) {
+		if (digest_matches(it, d[i], l->outlen, buf)) {
+			it->algo = two[i];
+			it->match = true;
+			k->list->settled[shared_index(l->outlen)] = two[i];
+			break;
+		}
+	}
+	memcpy(it->digest, d[it->algo == two[1]], l->outlen);
+	job->user = it;
 }
 
 /* Ends the list being read with an EV_END marker. */
@@ -155,6 +272,17 @@ static bool next(void *ctx, struct fh_job *job)
 			return true;
 		}
 		case FH_LINE_OK: {
+			if (l.alt) {
+				const struct fh_algo *s =
+					k->list->settled[shared_index(l.outlen)];
+
+				if (!s) {
+					((char *)l.name)[l.namelen] = '\0';
+					settle(k, &l, job);
+					return true;
+				}
+				l.algo = s;
+			}
 			struct item *it = new_item(EV_LINE, k->list, l.digestlen);
 
 			memcpy(it->text, l.digest, l.digestlen);
@@ -174,27 +302,37 @@ static bool next(void *ctx, struct fh_job *job)
 	}
 }
 
+/* The result of one line: its name, algorithm, the computed digest
+ * (OUTLEN bytes) and the file's size. */
+struct result {
+	const char *path;
+	const struct fh_algo *algo;
+	const uint8_t *digest;
+	size_t outlen;
+	uint64_t size;
+};
+
 /* Prints "NAME: WHAT" (escaped as generated lines are), or with --json
- * its object: the computed DIGEST (NULL: none) and ERR's text (0: none). */
-static void status_line(struct checker *k, struct fh_job *job,
+ * its object: the computed digest and ERR's text (0: none). */
+static void status_line(struct checker *k, const struct result *r,
 			const char *what, int err)
 {
 	const struct cli *c = k->c;
 
 	if (!c->json) {
-		fh_out_status(job->path, strlen(job->path), what, NULL, 0);
+		fh_out_status(r->path, strlen(r->path), what, NULL, 0);
 		return;
 	}
 	fh_json_begin();
-	fh_json_name("name", job->path, strlen(job->path));
-	fh_json_str("algorithm", job->algo->name);
+	fh_json_name("name", r->path, strlen(r->path));
+	fh_json_str("algorithm", r->algo->name);
 	if (!err) {
 		if (c->base64)
-			k->text[fh_base64(k->text, job->digest, job->outlen)] = '\0';
+			k->text[fh_base64(k->text, r->digest, r->outlen)] = '\0';
 		else
-			fh_hex(k->text, job->digest, job->outlen);
+			fh_hex(k->text, r->digest, r->outlen);
 		fh_json_str("digest", k->text);
-		fh_json_uint("size", job->size);
+		fh_json_uint("size", r->size);
 	}
 	fh_json_str("status", what);
 	if (err)
@@ -202,42 +340,49 @@ static void status_line(struct checker *k, struct fh_job *job,
 	fh_json_end();
 }
 
-static void line_done(struct checker *k, struct fh_job *job, struct item *it)
+/* A line's verdict: ERR (the file could not be read) or MATCH. */
+static void verdict(struct checker *k, struct item *it, const struct result *r,
+		    int err, bool match)
 {
 	const struct cli *c = k->c;
 	struct list *l = it->list;
 
 	l->formatted = true;
-	if (job->err == ENOENT && c->ignore_missing)
+	if (err == ENOENT && c->ignore_missing)
 		return;
-	if (job->err) {
+	if (err) {
 		l->unreadable++;
-		fh_report_input_error(job->path, job->err);
+		fh_report_input_error(r->path, err);
 		if (!c->status_only)
-			status_line(k, job, "FAILED open or read", job->err);
+			status_line(k, r, "FAILED open or read", err);
 		return;
-	}
-	/* Hex in either case; base64 exactly as cksum compares it (a digest
-	 * written with other bits in its last character's unused ones is
-	 * not the same text, and FAILS). */
-	bool match;
-
-	if (it->base64) {
-		match = fh_base64(k->text, job->digest, job->outlen) == it->digestlen &&
-			memcmp(k->text, it->text, it->digestlen) == 0;
-	} else {
-		fh_hex(k->text, job->digest, job->outlen);
-		match = strncasecmp(k->text, it->text, it->digestlen) == 0;
 	}
 	if (!match) {
 		l->mismatched++;
 		if (!c->status_only)
-			status_line(k, job, "FAILED", 0);
+			status_line(k, r, "FAILED", 0);
 	} else {
 		l->matched = true;
 		if (!c->status_only && !c->quiet)
-			status_line(k, job, "OK", 0);
+			status_line(k, r, "OK", 0);
 	}
+}
+
+static void line_done(struct checker *k, struct fh_job *job, struct item *it)
+{
+	struct result r = { job->path, job->algo, job->digest, job->outlen,
+			    job->size };
+
+	verdict(k, it, &r, job->err,
+		!job->err && digest_matches(it, job->digest, job->outlen, k->text));
+}
+
+static void settled_done(struct checker *k, struct item *it)
+{
+	struct result r = { it->text + it->digestlen, it->algo, it->digest,
+			    it->algo->digest_bytes, it->size };
+
+	verdict(k, it, &r, it->err, it->match);
 }
 
 /* The end of a list: GNU's summary, and whether the list passed. */
@@ -286,6 +431,9 @@ static void done(void *ctx, struct fh_job *job)
 	case EV_LINE:
 		line_done(k, job, it);
 		break;
+	case EV_SETTLED:
+		settled_done(k, it);
+		break;
 	case EV_BAD_LINE:
 		it->list->misformatted++;
 		if (k->c->warn) {
@@ -324,6 +472,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	/* One parser for the run: GNU's reversed-form latch carries from
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->any_sha3, c->check_outlen);
+	k->parser.any_sha2 = c->any_sha2;
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {

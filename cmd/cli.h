@@ -30,6 +30,7 @@ struct cli {
 	 * when checking (each line says) and SHA3-256 when generating. */
 	const struct fh_algo *algo;
 	bool any_sha3;          /* -a sha3 without -l */
+	bool any_sha2;          /* -a sha2 without -l */
 	const char *label;      /* the -a name as messages spell it, or NULL */
 	size_t outlen;          /* digest bytes when generating */
 	size_t check_outlen;    /* SHAKE digest bytes required when checking; 0: any */

@@ -93,7 +93,8 @@ static const struct option longopts[] = {
 
 /* The -a names: every algorithm's, and "sha3" (choose the size with -l). */
 static const char *const algo_args[] = {
-	"md5", "sha3", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+	"md5", "sha1", "sha2", "sha224", "sha256", "sha384", "sha512",
+	"sha3", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
 	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
 	"kt256",
 };
@@ -208,8 +209,9 @@ static void option_error(int argc, char **argv, int ret)
 static void set_algorithm(struct cli *c, const char *name)
 {
 	c->any_sha3 = strcasecmp(name, "sha3") == 0;
-	c->algo = c->any_sha3 ? NULL : fh_algo_by_name(name);
-	if (!c->algo && !c->any_sha3) {
+	c->any_sha2 = strcasecmp(name, "sha2") == 0;
+	c->algo = c->any_sha3 || c->any_sha2 ? NULL : fh_algo_by_name(name);
+	if (!c->algo && !c->any_sha3 && !c->any_sha2) {
 		fh_error(0, "invalid argument %s for %s", fh_quote(name),
 			 fh_quote("--algorithm"));
 		fputs("Valid arguments are:\n", stderr);
@@ -217,7 +219,7 @@ static void set_algorithm(struct cli *c, const char *name)
 			fprintf(stderr, "  - %s\n", fh_quote(algo_args[i]));
 		usage_error(NULL, NULL);
 	}
-	c->label = c->any_sha3 ? "SHA3" : c->algo->tag;
+	c->label = c->any_sha3 ? "SHA3" : c->any_sha2 ? "SHA2" : c->algo->tag;
 }
 
 /* Applies -l BITS (ARG as given) once the algorithm is known.  As cksum
@@ -243,21 +245,43 @@ static void apply_length(struct cli *c, const char *arg)
 		fh_error(0, "invalid length: %s", fh_quote(arg));
 		exit(fh_usage_status);
 	}
-	if (!c->algo && !c->any_sha3) {
-		fh_error(0, "--length is only supported with --algorithm=sha3, "
+	if (!c->algo && !c->any_sha3 && !c->any_sha2) {
+		fh_error(0, "--length is only supported with --algorithm=sha2, "
+			    "sha224..512, sha3, "
 			    "sha3-224..512, shake128, shake256, turboshake128, "
 			    "turboshake256, kt128 or kt256");
 		usage_error(NULL, NULL);
 	}
-	if (c->algo && c->algo->id == FH_MD5) {
-		fh_error(0, "--length is not supported with --algorithm=md5");
+	if (c->algo && (c->algo->id == FH_MD5 || c->algo->id == FH_SHA1)) {
+		fh_error(0, "--length is not supported with --algorithm=%s",
+			 c->algo->name);
 		usage_error(NULL, NULL);
+	}
+	if (c->any_sha2) {
+		/* cksum 9.8's spelling of SHA-224..512. */
+		static const enum fh_algo_id ids[] = { FH_SHA224, FH_SHA256,
+						       FH_SHA384, FH_SHA512 };
+		const struct fh_algo *a = NULL;
+
+		for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+			if (bits == 8ull * fh_algo_get(ids[i])->digest_bytes)
+				a = fh_algo_get(ids[i]);
+		if (!a) {
+			fh_error(0, "invalid length: %s", fh_quote(arg));
+			fh_error(0, "digest length for %s must be 224, 256, 384, or 512",
+				 fh_quote("SHA2"));
+			exit(fh_usage_status);
+		}
+		c->algo = a;
+		c->any_sha2 = false;
+		c->outlen = a->digest_bytes;
+		return;
 	}
 	if (c->any_sha3) {
 		const struct fh_algo *a = bits % 8 || bits > 512 ? NULL
 						  : fh_algo_by_hexlen((size_t)bits / 4);
 
-		if (!a || a->id == FH_MD5) {
+		if (!a || a->family != FH_FAMILY_KECCAK) {
 			fh_error(0, "invalid length: %s", fh_quote(arg));
 			fh_error(0, "digest length for %s must be 224, 256, 384, or 512",
 				 fh_quote("SHA3"));
@@ -502,9 +526,9 @@ int main(int argc, char **argv)
 		c.outlen = c.algo->digest_bytes;
 	if (length_arg)
 		apply_length(&c, length_arg);
-	if (c.any_sha3 && !c.check && !list) {
-		fh_error(0, "--algorithm=sha3 requires specifying --length 224, 256, "
-			    "384, or 512");
+	if ((c.any_sha3 || c.any_sha2) && !c.check && !list) {
+		fh_error(0, "--algorithm=%s requires specifying --length 224, 256, "
+			    "384, or 512", c.any_sha3 ? "sha3" : "sha2");
 		return fh_usage_status;
 	}
 	c.algo_given = c.label != NULL;

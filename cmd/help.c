@@ -13,15 +13,19 @@ void fh_usage(int status)
 	}
 	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
 	fputs("\
-Print or check MD5, SHA-3, SHAKE, TurboSHAKE or KangarooTwelve checksums.\n\
+Print or check MD5, SHA-1, SHA-2, SHA-3, SHAKE, TurboSHAKE or\n\
+KangarooTwelve checksums.\n\
 \n\
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
-  -a, --algorithm=NAME  md5, sha3 (size from -l), sha3-224, sha3-256,\n\
-                        sha3-384, sha3-512, shake128, shake256,\n\
+  -a, --algorithm=NAME  md5, sha1, sha224, sha256, sha384, sha512, sha2\n\
+                        (size from -l), sha3 (size from -l), sha3-224,\n\
+                        sha3-256, sha3-384, sha3-512, shake128, shake256,\n\
                         turboshake128, turboshake256, kt128 or kt256;\n\
-                        the default is sha3-256 (md5 as md5sum, ...)\n\
-  -l, --length=BITS     digest length: for sha3, 224, 256, 384 or 512;\n\
+                        the default is sha3-256 (md5 as md5sum, sha256\n\
+                        as sha256sum, ...)\n\
+  -l, --length=BITS     digest length: for sha2 and sha3, 224, 256, 384\n\
+                        or 512; 0 for the default;\n\
                         for shake*, turboshake* and kt*, a multiple of 8\n\
                         up to 1048576 (default 256 for the 128s, 512\n\
                         for the 256s)\n\
@@ -81,10 +85,12 @@ Kernels:\n\
       --help            display this help and exit\n\
       --version         output version information and exit\n\
 \n\
-The sums are computed as described in RFC 1321 (MD5), FIPS 202 (SHA-3,\n\
-SHAKE) and RFC 9861 (TurboSHAKE with domain byte 1F; KT128 and KT256,\n\
-KangarooTwelve, with an empty customization string).  When checking, the\n\
-input should be a former output of this program, of md5sum or of sha3sum.\n\
+The sums are computed as described in RFC 1321 (MD5), FIPS 180-4 (SHA-1,\n\
+SHA-2), FIPS 202 (SHA-3, SHAKE) and RFC 9861 (TurboSHAKE with domain byte\n\
+1F; KT128 and KT256, KangarooTwelve, with an empty customization string).\n\
+When checking, the input should be a former output of this program, of\n\
+md5sum, sha1sum..sha512sum or sha3sum.  Without -a, an untagged line of\n\
+a length SHA-2 and SHA-3 share is settled by the first such file's content.\n\
 The default mode is to print a line with: checksum, a space, a character\n\
 indicating input mode ('*' for binary, ' ' for text or where binary is\n\
 insignificant), and name for each FILE.\n\
@@ -96,8 +102,8 @@ There is no difference between binary mode and text mode on GNU systems.\n", std
 void fh_version(void)
 {
 	printf("fhsum %s\n", FHSUM_VERSION);
-	fputs("MD5 (RFC 1321), SHA-3 and SHAKE (FIPS 202), TurboSHAKE and\n"
-	      "KangarooTwelve (RFC 9861) checksums.\n"
+	fputs("MD5 (RFC 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 and SHAKE\n"
+	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861) checksums.\n"
 	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
 	      stdout);
 }

@@ -74,13 +74,13 @@ void fh_kernels_list(const struct fh_kernel_set *set)
 			snprintf(few, sizeof few, "runs %u to %u busy lanes", lo, k->lanes);
 		}
 		printf("%-20s %-7s %5u  %-11s %-6s %s\n", k->name,
-		       k->family == FH_FAMILY_MD5 ? "md5" : "keccak", k->lanes,
+		       fh_family_name(k->family), k->lanes,
 		       fh_kernel_usable(k) ? "usable" : "unsupported",
 		       in ? "*" : "-", in ? "" : w == FH_WHY_NARROW ? few : why[w]);
 	}
 	/* Which algorithms each family's kernels serve. */
 	for (int f = 0; f < FH_FAMILY_COUNT; f++) {
-		printf("# %s kernels:", f == FH_FAMILY_MD5 ? "md5" : "keccak");
+		printf("# %s kernels:", fh_family_name((enum fh_family)f));
 		for (int id = 0; id < FH_ALGO_COUNT; id++) {
 			const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
 

@@ -1,5 +1,6 @@
 /* hash.c: the hashing modes over the block kernels: buffering of partial
- * blocks, MD5's padding and length (RFC 1321 §3.1-3.2, §3.5), and
+ * blocks for the Merkle-Damgard hashes, MD5 (RFC 1321), SHA-1 and SHA-2
+ * (FIPS 180-4), whose padding and digests are blocks.c's; and
  * SHA3/SHAKE/TurboSHAKE as one Keccak sponge (sponge.c) with their domain
  * bytes (FIPS 202 §6; RFC 9861 §2.2).  KT128/KT256 are trees of sponges:
  * kt.c. */
@@ -27,13 +28,7 @@ void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 	ctx->total = 0;
 	ctx->buffered = 0;
 	memset(&ctx->state, 0, sizeof ctx->state);
-	if (algo->family == FH_FAMILY_MD5) {
-		/* Initial words A, B, C, D of RFC 1321 §3.3. */
-		ctx->state.md5[0] = 0x67452301;
-		ctx->state.md5[1] = 0xefcdab89;
-		ctx->state.md5[2] = 0x98badcfe;
-		ctx->state.md5[3] = 0x10325476;
-	}
+	fh_state_start(algo, &ctx->state);
 	if (algo->cv_bytes)
 		fh_kt_init(ctx, multi);
 }
@@ -74,13 +69,13 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 		len -= take;
 		if (ctx->buffered < block)
 			return;
-		ctx->kernel->md5_blocks(ctx->state.md5, ctx->buf, 1);
+		fh_blocks(ctx->kernel, ctx->algo, &ctx->state, ctx->buf, 1);
 		ctx->buffered = 0;
 	}
 	if (len >= block) {
 		size_t n = len / block;
 
-		ctx->kernel->md5_blocks(ctx->state.md5, p, n);
+		fh_blocks(ctx->kernel, ctx->algo, &ctx->state, p, n);
 		p += n * block;
 		len -= n * block;
 	}
@@ -90,35 +85,10 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 	}
 }
 
-/* The padding of both families fits the context's buffer: MD5 may need
- * two blocks, Keccak one. */
-_Static_assert(2 * 64 <= FH_MAX_BLOCK, "fh_ctx.buf holds MD5's two padding blocks");
-
-size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
-	      uint64_t total)
-{
-	size_t block = algo->block_bytes;
-
-	if (algo->family == FH_FAMILY_MD5) {
-		/* One 0x80 byte, zeros to 56 mod 64, then the bit length
-		 * (RFC 1321 §3.1-3.2): a second block when the tail leaves
-		 * no room for the length. */
-		size_t end = tail + 1 + 8 > block ? 2 * block : block;
-
-		blocks[tail] = 0x80;
-		memset(blocks + tail + 1, 0, end - 8 - tail - 1);
-		fh_store64le(blocks + end - 8, total << 3);
-		return end / block;
-	}
-	fh_keccak_pad(blocks, tail, block, algo->pad);
-	return 1;
-}
-
 void fh_squeeze(fh_ctx *ctx, uint8_t *out, size_t outlen)
 {
-	if (ctx->algo->family == FH_FAMILY_MD5) {
-		for (unsigned i = 0; i < 4; i++)
-			fh_store32le(out + 4 * i, ctx->state.md5[i]);
+	if (ctx->algo->family != FH_FAMILY_KECCAK) {
+		fh_md_digest(ctx->algo, &ctx->state, out, outlen);
 		return;
 	}
 	fh_sponge_squeeze(ctx->algo, ctx->kernel, ctx->state.keccak, out,
@@ -133,10 +103,14 @@ void fh_final_custom(fh_ctx *ctx, const void *custom, size_t customlen,
 	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
 			 : outlen == algo->digest_bytes);
 	assert(algo->cv_bytes || customlen == 0);
-	if (algo->family == FH_FAMILY_MD5) {
-		ctx->kernel->md5_blocks(ctx->state.md5, ctx->buf,
-					fh_pad(algo, ctx->buf, ctx->buffered,
-					       ctx->total));
+	if (algo->family != FH_FAMILY_KECCAK) {
+		/* The padding may take two blocks, more than the context's
+		 * buffer holds for SHA-512. */
+		uint8_t pad[FH_PAD_MAX];
+
+		memcpy(pad, ctx->buf, ctx->buffered);
+		fh_blocks(ctx->kernel, algo, &ctx->state, pad,
+			  fh_pad(algo, pad, ctx->buffered, ctx->total));
 		fh_squeeze(ctx, out, outlen);
 	} else if (algo->cv_bytes) {
 		fh_kt_final(ctx, custom, customlen, out, outlen);

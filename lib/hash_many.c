@@ -26,7 +26,7 @@ struct many_lane {
 	size_t pos;             /* bytes of DATA absorbed */
 	size_t blocks;          /* whole blocks of DATA left */
 	bool padding;           /* DATA is PAD */
-	uint8_t pad[FH_MAX_BLOCK];
+	uint8_t pad[FH_PAD_MAX];
 };
 
 struct many {
@@ -38,8 +38,9 @@ struct many {
 	size_t outlen;
 	unsigned busy;          /* lanes 0..busy-1 hold messages */
 	struct many_lane lane[FH_MAX_LANES];
-	uint32_t md5[FH_MAX_LANES][4];
-	uint64_t keccak[FH_MAX_LANES][25];
+	size_t state_bytes;     /* of one lane's state */
+	/* The lanes' states end to end, as the kernels take them. */
+	uint64_t states[FH_MAX_LANES * 25];
 };
 
 struct order {
@@ -56,9 +57,10 @@ static int longer_first(const void *x, const void *y)
 	return (a->msg > b->msg) - (a->msg < b->msg);
 }
 
-static bool md5(const struct many *m)
+/* Lane I's state. */
+static void *state(struct many *m, unsigned i)
 {
-	return m->algo->family == FH_FAMILY_MD5;
+	return (uint8_t *)m->states + i * m->state_bytes;
 }
 
 /* Lane I's message ran out of whole blocks: its tail and padding become
@@ -86,10 +88,7 @@ static void start(struct many *m, unsigned i, size_t msg, const fh_ctx *init)
 	ln->pos = 0;
 	ln->blocks = m->len[msg] / m->algo->block_bytes;
 	ln->padding = false;
-	if (md5(m))
-		memcpy(m->md5[i], init->state.md5, sizeof m->md5[i]);
-	else
-		memcpy(m->keccak[i], init->state.keccak, sizeof m->keccak[i]);
+	memcpy(state(m, i), &init->state, m->state_bytes);
 	if (!ln->blocks)
 		start_padding(m, i);
 }
@@ -102,18 +101,14 @@ static void finish(struct many *m, unsigned i)
 	fh_ctx ctx;
 
 	fh_init_kernel(&ctx, m->algo, m->single);
-	if (md5(m))
-		memcpy(ctx.state.md5, m->md5[i], sizeof m->md5[i]);
-	else
-		memcpy(ctx.state.keccak, m->keccak[i], sizeof m->keccak[i]);
+	memcpy(&ctx.state, state(m, i), m->state_bytes);
 	fh_squeeze(&ctx, m->out + m->lane[i].msg * m->outlen, m->outlen);
 	if (i == last)
 		return;
 	m->lane[i] = m->lane[last];
 	if (m->lane[i].padding)
 		m->lane[i].data = m->lane[i].pad;
-	memcpy(m->md5[i], m->md5[last], sizeof m->md5[i]);
-	memcpy(m->keccak[i], m->keccak[last], sizeof m->keccak[i]);
+	memcpy(state(m, i), state(m, last), m->state_bytes);
 }
 
 /* Advances lanes 0..busy-1 by NBLOCKS blocks on kernel K; a kernel with
@@ -128,16 +123,10 @@ static void advance(struct many *m, const struct fh_kernel *k, size_t nblocks)
 
 		data[i] = ln->data + ln->pos;
 	}
-	if (k->lanes == 1 && md5(m))
-		k->md5_blocks(m->md5[0], data[0], nblocks);
-	else if (k->lanes == 1)
-		k->keccak_absorb(m->keccak[0], data[0], nblocks, block,
-				 m->algo->rounds);
-	else if (md5(m))
-		k->md5_blocks_xn(m->md5, data, nblocks);
+	if (k->lanes == 1)
+		fh_blocks(k, m->algo, m->states, data[0], nblocks);
 	else
-		k->keccak_absorb_xn(m->keccak, data, nblocks, block,
-				    m->algo->rounds);
+		fh_blocks_xn(k, m->algo, m->states, data, nblocks);
 	for (unsigned i = 0; i < m->busy; i++) {
 		m->lane[i].pos += nblocks * block;
 		m->lane[i].blocks -= nblocks;
@@ -168,6 +157,7 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 	struct many m = {
 		.algo = algo, .single = single, .data = data, .len = len,
 		.out = out, .outlen = outlen,
+		.state_bytes = fh_state_bytes(algo->family),
 	};
 	const struct fh_kernel *narrow[FH_MAX_LANES + 1];
 	uint32_t cpu = fh_cpu_features();

@@ -176,6 +176,10 @@ const struct fh_kernel *fh_kernel_pick(enum fh_family family, bool multi,
  * pure function of its arguments. */
 const struct fh_kernel *fh_kernel_narrowest(const struct fh_kernel *widest,
 					    unsigned busy, uint32_t cpu);
+/* FAMILY's name as listings print it ("md5", "keccak", "sha256"), and its
+ * portable kernel (the last of its table). */
+const char *fh_family_name(enum fh_family family);
+const struct fh_kernel *fh_kernel_portable(enum fh_family family);
 /* fh_kernel_pick for this CPU. */
 const struct fh_kernel *fh_kernel_best(enum fh_family family);
 const struct fh_kernel *fh_kernel_best_multi(enum fh_family family);
@@ -194,12 +198,31 @@ const struct fh_kernel *fh_kernel_at(size_t i);
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel);
 
+/* Every family through one door (blocks.c), for the modes that do not
+ * care which family they drive.  A state is the family's kernel array
+ * (fh_state_bytes of it; multi-buffer kernels take them end to end):
+ * fh_state_start gives ALGO's initial value, fh_blocks and fh_blocks_xn
+ * run NBLOCKS blocks on K's single-stream or multi-buffer function (at
+ * ALGO's rate and rounds for Keccak), fh_md_digest writes OUTLEN bytes of
+ * a Merkle-Damgard family's digest (MD5, SHA-1, SHA-2) from its state. */
+size_t fh_state_bytes(enum fh_family family);
+void fh_state_start(const struct fh_algo *algo, void *state);
+void fh_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
+	       void *state, const uint8_t *data, size_t nblocks);
+void fh_blocks_xn(const struct fh_kernel *k, const struct fh_algo *algo,
+		  void *states, const uint8_t *const *data, size_t nblocks);
+void fh_md_digest(const struct fh_algo *algo, const void *state, uint8_t *out,
+		  size_t outlen);
+
+/* The most bytes fh_pad writes: two of SHA-512's 128-byte blocks. */
+#define FH_PAD_MAX 256
+
 /* The last steps of a hash, for callers that absorb blocks themselves (the
  * engine's lanes, fh_hash_many).  fh_pad: BLOCKS starts with the TAIL
  * bytes (less than a block) that follow a message's whole blocks, TOTAL
  * bytes in all; it appends ALGO's padding in place and returns the
- * blocks to absorb, 1 or 2 (MD5 may need two; BLOCKS holds
- * FH_MAX_BLOCK bytes).  fh_squeeze: writes OUTLEN bytes of digest from
+ * blocks to absorb, 1 or 2 (MD5 and SHA may need two; BLOCKS holds
+ * FH_PAD_MAX bytes).  fh_squeeze: writes OUTLEN bytes of digest from
  * CTX, whose state has absorbed all of it, padding included. */
 size_t fh_pad(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
 	      uint64_t total);

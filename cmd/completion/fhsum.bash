@@ -53,8 +53,9 @@ _fhsum_options='
 '
 
 # The names -a takes, as fhsum lists them after an invalid one.
-_fhsum_algorithms=(md5 sha3 sha3-224 sha3-256 sha3-384 sha3-512 shake128
-	shake256 turboshake128 turboshake256 kt128 kt256)
+_fhsum_algorithms=(md5 sha1 sha2 sha224 sha256 sha384 sha512 sha3 sha3-224
+	sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128 turboshake256
+	kt128 kt256)
 
 # Sets the caller's _fhsum_kind to what the option $1 (-a, --algorithm)
 # takes as its argument, "" when $1 is no option of fhsum's.

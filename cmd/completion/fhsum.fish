@@ -24,7 +24,7 @@ function __fhsum_kernels
 end
 
 # The options, one a line.
-complete -c fhsum -s a -l algorithm -x -a 'md5 sha3 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128 turboshake256 kt128 kt256' -d 'Hash with this algorithm'
+complete -c fhsum -s a -l algorithm -x -a 'md5 sha1 sha2 sha224 sha256 sha384 sha512 sha3 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128 turboshake256 kt128 kt256' -d 'Hash with this algorithm'
 complete -c fhsum -s b -l binary -d 'Read in binary mode'
 complete -c fhsum -s c -l check -d 'Read checksums from the files and check them'
 complete -c fhsum -s l -l length -x -a '224 256 384 512' -d 'Digest length in bits'

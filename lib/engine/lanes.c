@@ -1,4 +1,4 @@
-/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5 and SHA-3
+/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2 and SHA-3
  * are serial inside one input, so SIMD pays across inputs: a job manager
  * in the style of the multi-buffer managers of isa-l_crypto keeps one file
  * per lane and refills a lane as soon as its file ends.  Inputs of every
@@ -57,9 +57,15 @@ struct fh_lanes {
 	size_t use;             /* bytes of each buffer read at a time */
 	unsigned busy;
 	struct lane lane[FH_MAX_LANES];
-	uint32_t md5[FH_MAX_LANES][4];
-	uint64_t keccak[FH_MAX_LANES][25];
+	/* The lanes' states end to end, as the kernels take them. */
+	uint64_t states[FH_MAX_LANES * 25];
 };
+
+/* Lane I's state, of the busy lanes' algorithm. */
+static void *lane_state(struct fh_lanes *l, unsigned i)
+{
+	return (uint8_t *)l->states + i * fh_state_bytes(l->algo->family);
+}
 
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
 			      struct fh_meter *meter, struct fh_fds *fds)
@@ -112,10 +118,7 @@ static void lane_ctx(struct fh_lanes *l, unsigned i, fh_ctx *ctx)
 	struct fh_job *job = l->lane[i].job;
 
 	fh_init_kernel(ctx, job->algo, job->kernel);
-	if (job->algo->family == FH_FAMILY_MD5)
-		memcpy(ctx->state.md5, l->md5[i], sizeof l->md5[i]);
-	else
-		memcpy(ctx->state.keccak, l->keccak[i], sizeof l->keccak[i]);
+	memcpy(&ctx->state, lane_state(l, i), fh_state_bytes(job->algo->family));
 	ctx->total = l->lane[i].absorbed;
 }
 
@@ -198,10 +201,7 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	fh_ctx ctx;
 
 	fh_init_kernel(&ctx, job->algo, job->kernel);
-	if (job->algo->family == FH_FAMILY_MD5)
-		memcpy(l->md5[i], ctx.state.md5, sizeof l->md5[i]);
-	else
-		memcpy(l->keccak[i], ctx.state.keccak, sizeof l->keccak[i]);
+	memcpy(lane_state(l, i), &ctx.state, fh_state_bytes(job->algo->family));
 	/* A file that grew past the buffer since its fstat reads on later,
 	 * as any lane does. */
 	if (whole) {
@@ -244,11 +244,7 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 		size_t n = (ln->len - ln->pos) / block;
 		int err;
 
-		if (l->algo->family == FH_FAMILY_MD5)
-			k->md5_blocks(l->md5[i], ln->buf + ln->pos, n);
-		else
-			k->keccak_absorb(l->keccak[i], ln->buf + ln->pos, n, block,
-					  l->algo->rounds);
+		fh_blocks(k, l->algo, lane_state(l, i), ln->buf + ln->pos, n);
 		ln->pos += n * block;
 		ln->absorbed += n * block;
 		done += n * block;
@@ -281,8 +277,8 @@ static void compact(struct fh_lanes *l, unsigned n)
 
 		l->lane[to] = l->lane[from];
 		l->lane[from] = t;
-		memcpy(l->md5[to], l->md5[from], sizeof l->md5[to]);
-		memcpy(l->keccak[to], l->keccak[from], sizeof l->keccak[to]);
+		memcpy(lane_state(l, to), lane_state(l, from),
+		       fh_state_bytes(l->algo->family));
 	}
 }
 
@@ -373,37 +369,25 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 	 * data into their own scratch state; lanes that wait do too, their
 	 * state kept aside and put back. */
 	const uint8_t *data[FH_MAX_LANES];
-	uint32_t md5_kept[FH_MAX_LANES][4];
-	uint64_t keccak_kept[FH_MAX_LANES][25];
-	bool md5 = l->algo->family == FH_FAMILY_MD5;
+	uint64_t kept[FH_MAX_LANES * 25];
+	size_t sb = fh_state_bytes(l->algo->family);
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct lane *ln = l->lane[i].job && !l->lane[i].waits
 					? &l->lane[i] : &l->lane[first];
 
 		data[i] = ln->buf + ln->pos;
-		if (l->lane[i].job && l->lane[i].waits) {
-			if (md5)
-				memcpy(md5_kept[i], l->md5[i], sizeof md5_kept[i]);
-			else
-				memcpy(keccak_kept[i], l->keccak[i], sizeof keccak_kept[i]);
-		}
+		if (l->lane[i].job && l->lane[i].waits)
+			memcpy((uint8_t *)kept + i * sb, lane_state(l, i), sb);
 	}
-	if (md5)
-		kern->md5_blocks_xn(l->md5, data, k);
-	else
-		kern->keccak_absorb_xn(l->keccak, data, k, block,
-				       l->algo->rounds);
+	fh_blocks_xn(kern, l->algo, l->states, data, k);
 	for (unsigned i = 0; i < n; i++) {
 		struct lane *ln = &l->lane[i];
 
 		if (!ln->job)
 			continue;
 		if (ln->waits) {
-			if (md5)
-				memcpy(l->md5[i], md5_kept[i], sizeof md5_kept[i]);
-			else
-				memcpy(l->keccak[i], keccak_kept[i], sizeof keccak_kept[i]);
+			memcpy(lane_state(l, i), (uint8_t *)kept + i * sb, sb);
 			continue;
 		}
 		ln->pos += k * block;

@@ -52,6 +52,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->algo = algo;
 	p->any_sha3 = any_sha3;
 	p->outlen = outlen;
+	p->any_sha2 = false;
 	p->list_is_stdin = false;
 	p->reversed = -1;
 }
@@ -60,6 +61,30 @@ static bool is_fixed_sha3(const struct fh_algo *a)
 {
 	return a->id == FH_SHA3_224 || a->id == FH_SHA3_256 ||
 	       a->id == FH_SHA3_384 || a->id == FH_SHA3_512;
+}
+
+static bool is_sha2(const struct fh_algo *a)
+{
+	return a->id == FH_SHA224 || a->id == FH_SHA256 || a->id == FH_SHA384 ||
+	       a->id == FH_SHA512;
+}
+
+/* The SHA-2 algorithm whose digest is BYTES long, or NULL. */
+static const struct fh_algo *sha2_of(size_t bytes)
+{
+	static const enum fh_algo_id ids[] = { FH_SHA224, FH_SHA256, FH_SHA384,
+					       FH_SHA512 };
+
+	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+		if (fh_algo_get(ids[i])->digest_bytes == bytes)
+			return fh_algo_get(ids[i]);
+	return NULL;
+}
+
+/* Whether the run's -a (sha3 or sha2 without -l) admits A. */
+static bool in_family_run(const struct fh_list_parser *p, const struct fh_algo *a)
+{
+	return (p->any_sha3 && is_fixed_sha3(a)) || (p->any_sha2 && is_sha2(a));
 }
 
 /* Whether BYTES is a digest length of A: fixed algorithms have one; SHAKE
@@ -295,10 +320,12 @@ static const struct fh_algo *algo_by_digest(const struct fh_list_parser *p,
 
 	if (hex_run(s, n) == n)
 		a = fh_algo_by_hexlen(n);
+	if (a && p->any_sha2)
+		a = sha2_of(n / 2);
 	if (a && p->any_sha3 && !is_fixed_sha3(a))
 		a = NULL;
 	if (!a && (bytes = base64_bytes(s, n)) != 0) {
-		a = fh_algo_by_hexlen(2 * bytes);
+		a = p->any_sha2 ? sha2_of(bytes) : fh_algo_by_hexlen(2 * bytes);
 		if (a && p->any_sha3 && !is_fixed_sha3(a))
 			a = NULL;
 	}
@@ -317,6 +344,10 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	a = p->algo && !p->any_sha3 ? p->algo : algo_by_digest(p, s, len);
 	if (!a || !take_digest(p, a, 0, s, len, out))
 		return FH_LINE_BAD;
+	/* Without -a, a length SHA-3 and SHA-2 share is settled later, by
+	 * the file's content. */
+	if (!p->algo && !p->any_sha3 && !p->any_sha2 && is_fixed_sha3(a))
+		out->alt = sha2_of(out->outlen);
 	/* GNU wants the digest, one blank and at least one more byte: "HEX "
 	 * alone is improper, while "HEX  " names " " (reversed form). */
 	if (n < len + 2 || !is_blank(s[len]))
@@ -379,7 +410,8 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	a = match_tag(line + i, len - i, &taglen, &want);
 	if (a && a->xof && !want)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
-	if (a && (p->any_sha3 ? !is_fixed_sha3(a) : p->algo && a != p->algo))
+	if (a && (p->any_sha3 || p->any_sha2 ? !in_family_run(p, a)
+					     : p->algo && a != p->algo))
 		kind = FH_LINE_BAD;
 	else if (a)
 		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,

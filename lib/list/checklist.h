@@ -16,8 +16,10 @@ struct fh_list_parser {
 	/* The algorithm given with -a (or by the program's name), or NULL to
 	 * take each line's from its tag or hex length. */
 	const struct fh_algo *algo;
-	/* -a sha3 without -l: any SHA3-224..512, from the tag or hex length. */
+	/* -a sha3 without -l: any SHA3-224..512, from the tag or hex length;
+	 * -a sha2 without -l: any SHA-224..512 (set after init). */
 	bool any_sha3;
+	bool any_sha2;
 	/* -l for SHAKE: the required digest length in bytes; 0 = any. */
 	size_t outlen;
 	/* The list is standard input: a line naming "-" is then improper. */
@@ -46,6 +48,10 @@ struct fh_list_line {
 	size_t namelen;
 	bool binary;                /* '*' mode character */
 	bool tagged;                /* the BSD form, TAG (NAME) = DIGEST */
+	/* An untagged line without -a whose length SHA-3 and SHA-2 share:
+	 * ALGO is the SHA-3 one, ALT the SHA-2 one, and the caller settles
+	 * which by the file's content.  NULL otherwise. */
+	const struct fh_algo *alt;
 };
 
 /* Initialises P for a run. */

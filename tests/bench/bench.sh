@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks fhsum against GNU md5sum, `xargs -P md5sum`, openssl dgst,
-# rhash and b3sum (b3sum hashes BLAKE3: a speed reference only) on data
+# Benchmarks fhsum against GNU md5sum (sha1sum..sha512sum with -a sha*),
+# `xargs -P md5sum`, openssl dgst, rhash and b3sum (b3sum hashes BLAKE3: a
+# speed reference only) on data
 # sets it makes itself and on the installed system, side by side: every
 # round runs each command once, in turn, so machine noise falls on all of
 # them alike.  Prints Markdown tables of median wall time, ratio to fhsum,
@@ -163,6 +164,9 @@ run() {
 # kt_family: whether ALGO is KT or TurboSHAKE, which openssl and rhash
 # do not know.
 kt_family() { case $algo in kt* | turboshake*) return 0 ;; esac; return 1; }
+# The GNU program of the algorithm, where coreutils has one.
+gnu=
+case $algo in md5 | sha1 | sha224 | sha256 | sha384 | sha512) gnu=${algo}sum ;; esac
 
 # warm_up: reads the set's files once, so that a warm run finds them cached.
 warm_up() { ((cold)) || "$@" >/dev/null 2>&1 || true; }
@@ -189,7 +193,7 @@ bench() {
 	big)
 		add_fh "fhsum -a $algo" "$fhsum -a $algo '$data/big'"
 		add "fhsum -a $algo --no-mmap" "$fhsum -a $algo --no-mmap '$data/big'"
-		[ "$algo" = md5 ] && add "md5sum" "md5sum '$data/big'"
+		[ -n "$gnu" ] && add "$gnu" "$gnu '$data/big'"
 		if kt_family; then
 			# One file on every core: the scaling, and the SHA-3
 			# it stands in for.
@@ -213,10 +217,10 @@ bench() {
 		dir=$data/$set
 		add_fh "fhsum -a $algo" "cd '$dir' && $fhsum -a $algo --files-from=list"
 		add "fhsum -a $algo -j1" "cd '$dir' && $fhsum -a $algo -j1 --files-from=list"
-		if [ "$algo" = md5 ]; then
-			add "md5sum" "cd '$dir' && xargs -a list md5sum"
-			add "xargs -P$ncpu md5sum" "cd '$dir' && xargs -a list -P$ncpu -n 512 md5sum"
-			((cold)) && add "xargs -P16 -n64 md5sum" "cd '$dir' && xargs -a list -P16 -n64 md5sum"
+		if [ -n "$gnu" ]; then
+			add "$gnu" "cd '$dir' && xargs -a list $gnu"
+			add "xargs -P$ncpu $gnu" "cd '$dir' && xargs -a list -P$ncpu -n 512 $gnu"
+			((cold)) && add "xargs -P16 -n64 $gnu" "cd '$dir' && xargs -a list -P16 -n64 $gnu"
 		fi
 		if ! kt_family; then
 			have openssl && add "openssl dgst -$algo" "cd '$dir' && xargs -a list openssl dgst -$algo"
@@ -235,14 +239,14 @@ bench() {
 		;;
 	sparse)
 		add_fh "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"
-		[ "$algo" = md5 ] && add "md5sum" "md5sum '$data/sparse'"
+		[ -n "$gnu" ] && add "$gnu" "$gnu '$data/sparse'"
 		;;
 	names)
 		add_fh "fhsum -a $algo --files0-from" "cd '$data/small' && $fhsum -a $algo --files0-from='$data/names0'"
 		;;
 	startup)
 		add_fh "fhsum -a $algo /dev/null" "$fhsum -a $algo /dev/null"
-		[ "$algo" = md5 ] && add "md5sum /dev/null" "md5sum /dev/null"
+		[ -n "$gnu" ] && add "$gnu /dev/null" "$gnu /dev/null"
 		;;
 	esac
 	log=$data/$set.log

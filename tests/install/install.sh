@@ -209,5 +209,26 @@ for a in sha3-224 sha3-256 sha3-384 sha3-512; do
 done
 [ "$LINKS" = true ] && ((failures == 0)) && echo "links: sha3-224sum ... sha3-512sum hash as named"
 
+# The GNU names in libexec/fhsum/gnubin: each is that GNU program's default.
+gnubin=$root$PREFIX/${LIBEXECDIR:-libexec}/fhsum/gnubin
+case ${LIBEXECDIR:-libexec} in /*) gnubin=$root$LIBEXECDIR/fhsum/gnubin ;; esac
+for a in md5 sha1 sha224 sha256 sha384 sha512; do
+	link=$gnubin/${a}sum
+	if [ "${GNU_LINKS:-false}" != true ]; then
+		[ ! -e "$link" ] && [ ! -L "$link" ] || fail "${a}sum in gnubin without -Dgnu_links=true"
+		[ ! -e "$root$bindir/${a}sum" ] || [ "$a" != md5 ] || fail "md5sum installed in bin"
+		continue
+	fi
+	[ -L "$link" ] || { fail "gnubin/${a}sum is not a link"; continue; }
+	# The link points to where fhsum will be; here it sits under $root.
+	target=$root$(readlink "$link")
+	[ -x "$target" ] || { fail "gnubin/${a}sum points to $(readlink "$link")"; continue; }
+	ln -sf "$target" "$tmp/${a}sum"
+	got=$(cd "$tmp" && "./${a}sum" p1000) || { fail "gnubin ${a}sum failed"; continue; }
+	want="$(awk '$1 == 1000 { print $2 }' "$SRC/tests/vectors/$a.len")  p1000"
+	[ "$got" = "$want" ] || fail "gnubin ${a}sum printed '$got', not '$want'"
+done
+[ "${GNU_LINKS:-false}" = true ] && ((failures == 0)) && echo "gnubin: md5sum, sha1sum ... sha512sum hash as named"
+
 ((failures == 0)) || exit 1
 echo "installed tree, pkg-config builds and digests: all good"

@@ -106,6 +106,36 @@ static void raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 	}
 }
 
+/* SHA-1, SHA-256, SHA-512: the block function from random states, at
+ * every offset 0..15 and the block counts of raw_md5, against the
+ * portable kernel's (through blocks.c, as the modes call it). */
+static void raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
+		    struct tu_rng *rng)
+{
+	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16,
+					 17, 31, 32 };
+	const struct fh_algo *a = fh_algo_get(k->family == FH_FAMILY_SHA1 ? FH_SHA1
+					      : k->family == FH_FAMILY_SHA256 ? FH_SHA256
+					      : FH_SHA512);
+	size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
+
+	for (size_t off = 0; off < 16; off++) {
+		for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+			size_t nb = counts[c];
+			uint64_t want[8], got[8];
+
+			tu_rand_bytes(rng, (uint8_t *)want, sb);
+			memcpy(got, want, sb);
+			memcpy(work + off, src, nb * block);
+			fh_blocks(p, a, want, src, nb);
+			fh_blocks(k, a, got, work + off, nb);
+			char what[64];
+			snprintf(what, sizeof what, "%s blocks off=%zu", a->name, off);
+			same(what, nb * block, want, got, sb);
+		}
+	}
+}
+
 static void random_state(struct tu_rng *rng, uint64_t a[25], uint64_t b[25])
 {
 	for (int i = 0; i < 25; i++)
@@ -242,6 +272,27 @@ static const uint8_t *at_guard(size_t len)
 
 static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 {
+	if (k->family == FH_FAMILY_SHA1 || k->family == FH_FAMILY_SHA256 ||
+	    k->family == FH_FAMILY_SHA512) {
+		const struct fh_algo *a = fh_algo_get(
+			k->family == FH_FAMILY_SHA1 ? FH_SHA1
+			: k->family == FH_FAMILY_SHA256 ? FH_SHA256 : FH_SHA512);
+		size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
+
+		for (size_t nb = 1; nb <= 8; nb++) {
+			uint64_t want[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[8];
+			const uint8_t *d = at_guard(nb * block);
+
+			memcpy(got, want, sizeof got);
+			fh_blocks(p, a, want, src, nb);
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s %s blocks nblocks=%zu", kname, a->name, nb);
+			fh_blocks(k, a, got, d, nb);
+			guard_what[0] = '\0';
+			same("blocks at guard page", nb * block, want, got, sb);
+		}
+		return;
+	}
 	if (k->family == FH_FAMILY_MD5) {
 		for (size_t nb = 1; nb <= 8; nb++) {
 			uint32_t want[4] = { 1, 2, 3, 4 }, got[4] = { 1, 2, 3, 4 };
@@ -797,8 +848,10 @@ static int test_kernel(const struct fh_kernel *k)
 	kname = k->name;
 	if (k->family == FH_FAMILY_MD5)
 		raw_md5(k, p, &rng);
-	else
+	else if (k->family == FH_FAMILY_KECCAK)
 		raw_keccak(k, p, &rng);
+	else
+		raw_sha(k, p, &rng);
 	raw_guard(k, p);
 
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
@@ -851,8 +904,11 @@ static int check_registered(char **names, int n)
 		if (k == tu_portable(k->family))
 			saw_portable[k->family] = 1;
 		int single = k->md5_blocks || k->keccak_absorb ||
-			     k->keccak_permute;
-		int multi = k->md5_blocks_xn || k->keccak_absorb_xn;
+			     k->keccak_permute || k->sha1_blocks ||
+			     k->sha256_blocks || k->sha512_blocks;
+		int multi = k->md5_blocks_xn || k->keccak_absorb_xn ||
+			    k->sha1_blocks_xn || k->sha256_blocks_xn ||
+			    k->sha512_blocks_xn;
 		if (k->lanes == 0 || k->lanes > FH_MAX_LANES ||
 		    (k->lanes == 1 && (multi || !single)) ||
 		    (k->lanes > 1 && (single || !multi))) {

@@ -71,28 +71,29 @@ void tu_print_hex(FILE *f, const uint8_t *bytes, size_t len)
 
 const struct fh_kernel *tu_portable(enum fh_family family)
 {
-	return family == FH_FAMILY_MD5 ? &fh_md5_portable : &fh_keccak_portable;
+	switch (family) {
+	case FH_FAMILY_MD5: return &fh_md5_portable;
+	case FH_FAMILY_SHA1: return &fh_sha1_portable;
+	case FH_FAMILY_SHA256: return &fh_sha256_portable;
+	case FH_FAMILY_SHA512: return &fh_sha512_portable;
+	default: return &fh_keccak_portable;
+	}
 }
 
 int tu_kernel_single_stream(const struct fh_kernel *k)
 {
 	switch (k->family) {
-	case FH_FAMILY_MD5:
-		return k->md5_blocks != NULL;
-	case FH_FAMILY_SHA1:
-		return k->sha1_blocks != NULL;
-	case FH_FAMILY_SHA256:
-		return k->sha256_blocks != NULL;
-	case FH_FAMILY_SHA512:
-		return k->sha512_blocks != NULL;
-	default:
-		return k->keccak_absorb != NULL && k->keccak_permute != NULL;
+	case FH_FAMILY_MD5: return k->md5_blocks != NULL;
+	case FH_FAMILY_SHA1: return k->sha1_blocks != NULL;
+	case FH_FAMILY_SHA256: return k->sha256_blocks != NULL;
+	case FH_FAMILY_SHA512: return k->sha512_blocks != NULL;
+	default: return k->keccak_absorb != NULL && k->keccak_permute != NULL;
 	}
 }
 
 enum tu_kernel_verdict tu_kernel_testable(const struct fh_kernel *k)
 {
-	if (k->family != FH_FAMILY_MD5 && k->family != FH_FAMILY_KECCAK) {
+	if ((unsigned)k->family >= FH_FAMILY_COUNT) {
 		printf("FAIL kernel %s: family %d is not a known family\n",
 		       k->name, (int)k->family);
 		return TU_KERNEL_BROKEN;

@@ -25,8 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rfc9861  # noqa: E402  (next to this file)
 
-# Lengths 0..1100 cross every block size: MD5's 64 and the Keccak rates
-# 72, 104, 136, 144 and 168 (FIPS 202 section 6), several times each.
+# Lengths 0..1100 cross every block size: MD5's, SHA-1's and SHA-256's 64,
+# SHA-512's 128 and the Keccak rates 72, 104, 136, 144 and 168 (FIPS 202
+# section 6), several times each.
 MAX_LEN = 1100
 
 # The fixed pattern: byte i is i mod 251.  251 is prime and not a divisor of
@@ -42,6 +43,11 @@ ALGOS = [
     ("sha3-512", hashlib.sha3_512, None),
     ("shake128", hashlib.shake_128, 32),   # 256-bit output
     ("shake256", hashlib.shake_256, 64),   # 512-bit output
+    ("sha1", hashlib.sha1, None),
+    ("sha224", hashlib.sha224, None),
+    ("sha256", hashlib.sha256, None),
+    ("sha384", hashlib.sha384, None),
+    ("sha512", hashlib.sha512, None),
 ]
 
 # SHAKE output sweep: message lengths around SHAKE128's 168-byte rate, and
