@@ -22,7 +22,7 @@
 static const char *const len_files[] = {
 	"md5", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
 	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
-	"kt256",
+	"kt256", "sha1", "sha224", "sha256", "sha384", "sha512",
 };
 static const char *const xof_files[] = {
 	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
