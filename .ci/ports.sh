@@ -17,12 +17,12 @@
 #             linked, and every meson test, the CLI suite with FHSUM_QUICK=1
 #             (log build-musl/meson-logs/musl.json);
 #   arm-musl  static AArch64 build with zig cc (tests/cross/
-#             aarch64-linux-musl.ini), its meson tests under qemu-aarch64:
-#             all of them with QEMU_CPU=max, the unit suite with
-#             QEMU_CPU=cortex-a53 (all of them with PORTS_FULL=1: about 6
-#             minutes more; the glibc AArch64 step runs the CLI suite on
-#             that CPU already) (logs build-arm-musl/meson-logs/
-#             qemu-musl-max.json, qemu-musl-cortex-a53.json).
+#             aarch64-linux-musl.ini), its unit suite under qemu-aarch64
+#             with QEMU_CPU=max (the glibc AArch64 build runs every suite
+#             on both CPUs); with FHSUM_CI_FULL=1 every meson test under
+#             max and the unit suite with QEMU_CPU=cortex-a53, with
+#             PORTS_FULL=1 every meson test under both (about 6 minutes
+#             more) (logs build-arm-musl/meson-logs/qemu-musl-CPU.json).
 #
 # Each step's wall-clock and CPU seconds are printed ("--- STEP: ...") and
 # a table of them at the end; the JSON logs for .ci/summary.py are listed
@@ -145,7 +145,7 @@ step_mac() { # aarch64|x86_64
 step_musl() {
 	local f rc=0
 	rm -rf build-musl
-	CC=musl-gcc meson setup build-musl -Dwerror=true \
+	CC=musl-gcc meson setup build-musl -Dwerror=true -Davx512_emu=false \
 		-Ddefault_library=static -Dc_link_args=-static
 	ninja -C build-musl
 	f=$(file -b build-musl/cmd/fhsum)
@@ -168,9 +168,16 @@ step_arm_musl() {
 	[[ $f == *"ARM aarch64"*"statically linked"* ]] ||
 		fail "build-arm-musl/cmd/fhsum is not a static AArch64 executable"
 	# The CLI suites run with FHSUM_QUICK=1 in a cross build (tests/cli).
-	for cpu in max cortex-a53; do
-		suites=()
-		[ "$cpu" = max ] || [ "${PORTS_FULL:-0}" = 1 ] || suites=(--suite unit)
+	local cpus=(max) full=${FHSUM_CI_FULL:-0}
+	[ "${PORTS_FULL:-0}" = 1 ] && full=2
+	((full == 0)) || cpus+=(cortex-a53)
+	for cpu in "${cpus[@]}"; do
+		# Default: the unit suite; full: every test under max;
+		# PORTS_FULL: every test under both.
+		suites=(--suite unit)
+		if ((full == 2)) || { ((full == 1)) && [ "$cpu" = max ]; }; then
+			suites=()
+		fi
 		echo "build-arm-musl/meson-logs/qemu-musl-$cpu.json" >>"$logs_list"
 		if ! QEMU_CPU=$cpu meson test -C build-arm-musl --print-errorlogs \
 			--timeout-multiplier 4 --logbase "qemu-musl-$cpu" "${suites[@]}"; then

@@ -2,8 +2,10 @@
 # x86-64 kernel dispatch under qemu-user, on an already built native build
 # directory (meson setup DIR; ninja -C DIR):
 #
-#   .ci/x86-dispatch.sh DIR          all checks
-#   .ci/x86-dispatch.sh --quick DIR  without the unit suite under qemu
+#   .ci/x86-dispatch.sh DIR          the checks and the unit tests below
+#   .ci/x86-dispatch.sh --quick DIR  the checks alone
+#   .ci/x86-dispatch.sh --full DIR   the checks and the whole unit suite on
+#                                    every CPU (also FHSUM_CI_FULL=1)
 #
 # For each emulated CPU, qemu 7.2's `-cpu max` (AVX2, BMI1/2, no AVX-512),
 # `-cpu max,-bmi1,-bmi2` (AVX2 alone) and `-cpu qemu64` (none of them):
@@ -17,15 +19,24 @@
 #      where the CPU runs it, else exit 1 with a message (never SIGILL); on
 #      one long input and a dozen short ones, so that a multi-buffer kernel
 #      runs with lanes of unequal lengths and refills;
-#   4. the unit suite with qemu as the wrapper (meson test --suite unit).
+#   4. unit tests with qemu as the wrapper: the kernels' own (meson test
+#      --suite kernels) under `-cpu max`, where a host without AVX2 or BMI
+#      runs those kernels at all, and the rest of the unit suite, which
+#      does not depend on the CPU, under `-cpu qemu64`; with --full the
+#      whole unit suite under every CPU.  Logs: DIR/meson-logs/
+#      x86-qemu-CPU.json (commas in CPU as underscores).
 # Exit status 1 if anything failed; every failure is printed as FAIL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 
 quick=0
-if [ "${1-}" = --quick ]; then quick=1; shift; fi
-build=${1:?usage: .ci/x86-dispatch.sh [--quick] BUILD-DIR}
+full=${FHSUM_CI_FULL:-0}
+case ${1-} in
+--quick) quick=1; shift ;;
+--full) full=1; shift ;;
+esac
+build=${1:?usage: .ci/x86-dispatch.sh [--quick|--full] BUILD-DIR}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 fhsum=$build/cmd/fhsum
 [ -x "$fhsum" ] || { echo "x86-dispatch.sh: $fhsum not built" >&2; exit 1; }
@@ -33,6 +44,11 @@ command -v qemu-x86_64 >/dev/null ||
 	{ echo "x86-dispatch.sh: qemu-x86_64 missing (apt-get install qemu-user)" >&2; exit 1; }
 
 cpus=(max max,-bmi1,-bmi2 qemu64)
+# The unit tests each CPU runs (meson test arguments), without --full.
+declare -A unit_tests=(
+	[max]="--suite kernels"
+	[max,-bmi1,-bmi2]=""
+	[qemu64]="--suite unit --no-suite kernels")
 declare -A pick=(
 	[max]="md5-bmi keccak-bmi2"
 	[max,-bmi1,-bmi2]="md5-portable keccak-avx2"
@@ -114,13 +130,17 @@ for cpu in "${cpus[@]}"; do
 		done
 	done
 
-	if [ $quick -eq 0 ]; then
-		meson test -C "$build" --suite unit --no-rebuild \
+	tests=${unit_tests[$cpu]}
+	[ "$full" = 1 ] && tests="--suite unit"
+	if [ $quick -eq 0 ] && [ -n "$tests" ]; then
+		# shellcheck disable=SC2086
+		meson test -C "$build" $tests --no-rebuild \
 			--wrapper "qemu-x86_64 -cpu $cpu" --timeout-multiplier 4 \
-			>"$tmp/log" 2>&1 || {
+			--logbase "x86-qemu-${cpu//,/_}" >"$tmp/log" 2>&1 || {
 			tail -n 30 "$tmp/log"
-			fail "-cpu $cpu: unit suite under qemu"
+			fail "-cpu $cpu: unit tests ($tests) under qemu"
 		}
+		printf '%s: ' "$tests"
 		grep -E '^(Ok|Fail|Skipped):' "$tmp/log" | tr '\n' ' '
 		echo
 	fi

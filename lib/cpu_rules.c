@@ -14,8 +14,14 @@ uint32_t fh_cpu_arm_hwcap_features(unsigned long hwcap)
 
 	if (hwcap & FH_HWCAP_ASIMD)
 		f |= FH_CPU_ARM_ASIMD;
+	if (hwcap & FH_HWCAP_SHA1)
+		f |= FH_CPU_ARM_SHA1;
+	if (hwcap & FH_HWCAP_SHA2)
+		f |= FH_CPU_ARM_SHA2;
 	if (hwcap & FH_HWCAP_SHA3)
 		f |= FH_CPU_ARM_SHA3;
+	if (hwcap & FH_HWCAP_SHA512)
+		f |= FH_CPU_ARM_SHA512;
 	return f;
 }
 
@@ -27,6 +33,17 @@ uint32_t fh_cpu_arm_hwcap_features(unsigned long hwcap)
 static bool darwin_sha3(const struct fh_arm_probe *p)
 {
 	int v = p->feat_sha3 != FH_SYSCTL_ABSENT ? p->feat_sha3 : p->armv8_2_sha3;
+
+	return v > 0;
+}
+
+/* macOS: the SHA512 instructions, likewise FEAT_SHA512 from macOS 12 and
+ * hw.optional.armv8_2_sha512 before; absent under both names means not
+ * there, as for SHA3. */
+static bool darwin_sha512(const struct fh_arm_probe *p)
+{
+	int v = p->feat_sha512 != FH_SYSCTL_ABSENT ? p->feat_sha512
+						   : p->armv8_2_sha512;
 
 	return v > 0;
 }
@@ -47,8 +64,18 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id)
 		 * registers), so only an explicit 0 takes it away. */
 		if (p->neon != 0)
 			f |= FH_CPU_ARM_ASIMD;
+		/* SHA1 and SHA2 (SHA-256) are in every Apple arm64 core, and
+		 * macOS 11 has no sysctl for them (FEAT_SHA1 and FEAT_SHA256
+		 * came with the hw.optional.arm tree): like Advanced SIMD,
+		 * only an explicit 0 takes them away. */
+		if (p->feat_sha1 != 0)
+			f |= FH_CPU_ARM_SHA1;
+		if (p->feat_sha256 != 0)
+			f |= FH_CPU_ARM_SHA2;
 		if (darwin_sha3(p))
 			f |= FH_CPU_ARM_SHA3;
+		if (darwin_sha512(p))
+			f |= FH_CPU_ARM_SHA512;
 		id->vendor = FH_VENDOR_APPLE;
 		id->apple_cpufamily = p->cpufamily;
 		break;
@@ -59,7 +86,7 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id)
 		 * requires it wherever FP is implemented, the AAPCS64 passes
 		 * floating-point values in its registers, and the compiler's
 		 * default -march for aarch64 already emits it in plain C.
-		 * Extensions (SHA3) are never assumed. */
+		 * Extensions (SHA1, SHA2, SHA3, SHA512) are never assumed. */
 		f = FH_CPU_ARM_ASIMD;
 		break;
 	}
@@ -127,6 +154,10 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 		f |= FH_CPU_X86_BMI2;
 	if (avx && (b & FH_X86_L7B_AVX2))
 		f |= FH_CPU_X86_AVX2;
+	/* SHA1RNDS4 and SHA256RNDS2 work on XMM registers, whose state
+	 * every x86-64 OS saves: CPUID alone decides. */
+	if (b & FH_X86_L7B_SHA)
+		f |= FH_CPU_X86_SHA;
 	if (avx && (b & FH_X86_L7B_AVX512F) && x86_avx512_state(p, xcr0)) {
 		f |= FH_CPU_X86_AVX512F;
 		if (b & FH_X86_L7B_AVX512VL)

@@ -21,8 +21,11 @@
  * uses the same positions (it notes that its bits from CPUID to FLAGM
  * were once different and were changed to match Linux's). */
 #define FH_HWCAP_ASIMD (1ul << 1)
+#define FH_HWCAP_SHA1 (1ul << 5)   /* SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0/1 */
+#define FH_HWCAP_SHA2 (1ul << 6)   /* SHA256H, SHA256H2, SHA256SU0/1 */
 #define FH_HWCAP_CPUID (1ul << 11) /* the kernel emulates MRS of ID regs */
 #define FH_HWCAP_SHA3 (1ul << 17)  /* EOR3, RAX1, XAR, BCAX */
+#define FH_HWCAP_SHA512 (1ul << 21) /* SHA512H, SHA512H2, SHA512SU0/1 */
 
 /* A sysctl the running kernel does not know (sysctlbyname failed). */
 #define FH_SYSCTL_ABSENT (-1)
@@ -44,6 +47,10 @@ struct fh_arm_probe {
 	int feat_sha3;          /* hw.optional.arm.FEAT_SHA3 (macOS 12 on) */
 	int armv8_2_sha3;       /* hw.optional.armv8_2_sha3 (macOS 11's name) */
 	int neon;               /* hw.optional.neon */
+	int feat_sha1;          /* hw.optional.arm.FEAT_SHA1 (macOS 12 on) */
+	int feat_sha256;        /* hw.optional.arm.FEAT_SHA256 (macOS 12 on) */
+	int feat_sha512;        /* hw.optional.arm.FEAT_SHA512 (macOS 12 on) */
+	int armv8_2_sha512;     /* hw.optional.armv8_2_sha512 (macOS 11's name) */
 	uint32_t cpufamily;     /* hw.cpufamily, 0 when unreadable */
 };
 
@@ -62,6 +69,7 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id);
 #define FH_X86_L7B_AVX2 (1u << 5)
 #define FH_X86_L7B_BMI2 (1u << 8)
 #define FH_X86_L7B_AVX512F (1u << 16)
+#define FH_X86_L7B_SHA (1u << 29)        /* SHA-1 and SHA-256 extensions */
 #define FH_X86_L7B_AVX512BW (1u << 30)
 #define FH_X86_L7B_AVX512VL (1u << 31)
 #define FH_X86_XCR0_AVX 0x06u           /* XMM | YMM */

@@ -13,6 +13,10 @@ void fh_cpu_probe(struct fh_cpu_id *id)
 		.feat_sha3 = FH_SYSCTL_ABSENT,
 		.armv8_2_sha3 = FH_SYSCTL_ABSENT,
 		.neon = FH_SYSCTL_ABSENT,
+		.feat_sha1 = FH_SYSCTL_ABSENT,
+		.feat_sha256 = FH_SYSCTL_ABSENT,
+		.feat_sha512 = FH_SYSCTL_ABSENT,
+		.armv8_2_sha512 = FH_SYSCTL_ABSENT,
 	};
 
 	fh_cpu_arm_read(&p);

@@ -38,6 +38,10 @@ void fh_cpu_arm_read(struct fh_arm_probe *p)
 	p->feat_sha3 = read_flag("hw.optional.arm.FEAT_SHA3");
 	p->armv8_2_sha3 = read_flag("hw.optional.armv8_2_sha3");
 	p->neon = read_flag("hw.optional.neon");
+	p->feat_sha1 = read_flag("hw.optional.arm.FEAT_SHA1");
+	p->feat_sha256 = read_flag("hw.optional.arm.FEAT_SHA256");
+	p->feat_sha512 = read_flag("hw.optional.arm.FEAT_SHA512");
+	p->armv8_2_sha512 = read_flag("hw.optional.armv8_2_sha512");
 	if (read_int("hw.cpufamily", &fam))
 		p->cpufamily = (uint32_t)fam;
 }

@@ -1,8 +1,12 @@
 /* kernels_arm.c: the descriptors of the AArch64 kernels, whose code is in
- * md5_gpr.S, keccak_gpr.S, keccak_sha3ce.S, md5_neonx4.S and
- * keccak_neonx2.S.  Pointers only, no ISA flags; each descriptor says
- * which CPU features its code needs. */
+ * md5_gpr.S, keccak_gpr.S, keccak_sha3ce.S, md5_neonx4.S, keccak_neonx2.S,
+ * sha1_ce.S, sha256_ce.S and sha512_ce.S.  Pointers only, no ISA flags;
+ * each descriptor says which CPU features its code needs.  The SHA-2
+ * kernels get their round constants from here, through two wrappers, so
+ * that the constants exist once, in lib/. */
 #include "kernels_arm.h"
+#include "sha256_k.h"
+#include "sha512_k.h"
 
 const struct fh_kernel fh_md5_gpr = {
 	.name = "md5-gpr",
@@ -32,6 +36,44 @@ const struct fh_kernel fh_keccak_sha3ce = {
 	.prefer = FH_CPU_ARM_SHA3_FAST,
 	.keccak_absorb = fh_keccak_absorb_sha3ce,
 	.keccak_permute = fh_keccak_permute_sha3ce,
+};
+
+/* The SHA kernels run wherever their instructions are: no core is known
+ * where the general registers beat them. */
+const struct fh_kernel fh_sha1_ce = {
+	.name = "sha1-ce",
+	.family = FH_FAMILY_SHA1,
+	.lanes = 1,
+	.features = FH_CPU_ARM_SHA1,
+	.sha1_blocks = fh_sha1_blocks_ce,
+};
+
+static void sha256_blocks_ce(uint32_t state[8], const uint8_t *data,
+			     size_t nblocks)
+{
+	fh_sha256_blocks_ce(state, data, nblocks, fh_sha256_k);
+}
+
+const struct fh_kernel fh_sha256_ce = {
+	.name = "sha256-ce",
+	.family = FH_FAMILY_SHA256,
+	.lanes = 1,
+	.features = FH_CPU_ARM_SHA2,
+	.sha256_blocks = sha256_blocks_ce,
+};
+
+static void sha512_blocks_ce(uint64_t state[8], const uint8_t *data,
+			     size_t nblocks)
+{
+	fh_sha512_blocks_ce(state, data, nblocks, fh_sha512_k);
+}
+
+const struct fh_kernel fh_sha512_ce = {
+	.name = "sha512-ce",
+	.family = FH_FAMILY_SHA512,
+	.lanes = 1,
+	.features = FH_CPU_ARM_SHA512,
+	.sha512_blocks = sha512_blocks_ce,
 };
 
 /* Multi-buffer kernels: the same hashes, LANES messages at once. */

@@ -16,7 +16,13 @@ extern const struct fh_kernel fh_keccak_gpr;
 /* keccak-sha3ce: Keccak with the SHA3 extension (keccak_sha3ce.S).  Runs
  * with FH_CPU_ARM_SHA3; chosen by default only with FH_CPU_ARM_SHA3_FAST. */
 extern const struct fh_kernel fh_keccak_sha3ce;
-
+/* sha1-ce, sha256-ce, sha512-ce: SHA-1, SHA-256 (and SHA-224) and SHA-512
+ * (and SHA-384) with the Arm SHA instructions (sha1_ce.S, sha256_ce.S,
+ * sha512_ce.S).  Need FH_CPU_ARM_SHA1, FH_CPU_ARM_SHA2 and
+ * FH_CPU_ARM_SHA512 (Armv8.2) respectively. */
+extern const struct fh_kernel fh_sha1_ce;
+extern const struct fh_kernel fh_sha256_ce;
+extern const struct fh_kernel fh_sha512_ce;
 
 /* Multi-buffer kernels (lanes > 1), for lib/dispatch.c's multi tables. */
 /* md5-neonx4: four MD5 messages, one per 32-bit lane of Advanced SIMD
@@ -39,6 +45,13 @@ fh_keccak_permute_fn fh_keccak_permute_sha3ce;
 fh_md5_blocks_xn_fn fh_md5_blocks_x4_neon;
 fh_keccak_absorb_xn_fn fh_keccak_absorb_x2_sha3ce;
 fh_keccak_absorb_xn_fn fh_keccak_absorb_x2_neon;
+fh_sha1_blocks_fn fh_sha1_blocks_ce;
+/* The SHA-2 kernels take the round constants K as data, from the tables
+ * that the portable kernels use (lib/sha256_k.h, lib/sha512_k.h). */
+void fh_sha256_blocks_ce(uint32_t state[8], const uint8_t *data,
+			 size_t nblocks, const uint32_t k[64]);
+void fh_sha512_blocks_ce(uint64_t state[8], const uint8_t *data,
+			 size_t nblocks, const uint64_t k[80]);
 
 /* Keccak-f[1600] on two states at once, one in each 64-bit half of the
  * vector registers: the permutations of the two-state kernels, for

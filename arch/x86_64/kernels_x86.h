@@ -76,6 +76,26 @@ extern const struct fh_kernel fh_md5_avx512x32;
 extern const struct fh_kernel fh_keccak_avx2x4;
 extern const struct fh_kernel fh_keccak_avx512x8;
 
+/* SHA-1 and SHA-256 on the SHA extensions, one stream and two
+ * interleaved (sha_ni.c). */
+extern const struct fh_kernel fh_sha1_shani;
+extern const struct fh_kernel fh_sha256_shani;
+extern const struct fh_kernel fh_sha1_shanix2;
+extern const struct fh_kernel fh_sha256_shanix2;
+
+/* SHA-512: the schedule in AVX2, the rounds with BMI2 (sha512_avx2.c). */
+extern const struct fh_kernel fh_sha512_avx2;
+
+/* Multi-buffer SHA: 8 lanes of SHA-1 and SHA-256 and 4 of SHA-512 in AVX2
+ * (sha_avx2xn.c); 16 and 8 in AVX-512 (sha_avx512xn.c).  Both over
+ * sha_lanes.h. */
+extern const struct fh_kernel fh_sha1_avx2x8;
+extern const struct fh_kernel fh_sha256_avx2x8;
+extern const struct fh_kernel fh_sha512_avx2x4;
+extern const struct fh_kernel fh_sha1_avx512x16;
+extern const struct fh_kernel fh_sha256_avx512x16;
+extern const struct fh_kernel fh_sha512_avx512x8;
+
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
 

@@ -1,6 +1,7 @@
 /* test_avx512_emu.c: the AVX-512 kernels' logic against the portable
  * kernels on any x86-64 CPU.  md5_avx512.c, keccak_avx512.c and the
- * multi-buffer md5_avx512x16.c, md5_avx512x32.c and keccak_avx512x8.c are
+ * multi-buffer md5_avx512x16.c, md5_avx512x32.c, keccak_avx512x8.c and
+ * sha_avx512xn.c (SHA-1, SHA-256 and SHA-512 in 16, 16 and 8 lanes) are
  * built a second time with FH_AVX512_EMULATE, which turns their AVX-512
  * operations (VPTERNLOG, VPROL, and for the multi-buffer kernels the adds,
  * unpacks, loads and stores of their transposes) into plain C with the
@@ -10,6 +11,7 @@
  * and misalignment in every lane, and the states past the kernel's lanes
  * untouched.  What it cannot check, the compiler's AVX-512 code, tests/unit's
  * kernel tests check on CPUs with AVX-512.  Exit 0 pass, 1 fail. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,6 +108,80 @@ static void multi_keccak(const struct fh_kernel *k, const size_t *rates,
 	}
 }
 
+/* A SHA multi-buffer kernel (K, of FAMILY with BLOCK-byte blocks): lanes
+ * of uneven block counts, as the engine runs them, the kernel taking all
+ * lanes as far as the shortest goes and the portable kernel (P) each
+ * lane's remainder; every lane must end as P on its whole input, and the
+ * state past the lanes must be left alone. */
+static void multi_sha(const struct fh_kernel *k, const struct fh_kernel *p)
+{
+	static uint32_t w1[FH_MAX_LANES + 1][5], g1[FH_MAX_LANES + 1][5];
+	static uint32_t w256[FH_MAX_LANES + 1][8], g256[FH_MAX_LANES + 1][8];
+	static uint64_t w512[FH_MAX_LANES + 1][8], g512[FH_MAX_LANES + 1][8];
+	const size_t block = k->family == FH_FAMILY_SHA512 ? 128 : 64;
+	const size_t sbytes = k->family == FH_FAMILY_SHA1	? sizeof w1[0]
+			      : k->family == FH_FAMILY_SHA256 ? sizeof w256[0]
+							      : sizeof w512[0];
+
+	for (int trial = 0; trial < 12; trial++) {
+		const uint8_t *d[FH_MAX_LANES];
+		size_t nb[FH_MAX_LANES], n = SIZE_MAX;
+
+		for (unsigned i = 0; i <= FH_MAX_LANES; i++)
+			for (int w = 0; w < 8; w++) {
+				w512[i][w] = g512[i][w] = next();
+				w256[i][w] = g256[i][w] = (uint32_t)next();
+				if (w < 5)
+					w1[i][w] = g1[i][w] = (uint32_t)next();
+			}
+		for (unsigned i = 0; i < k->lanes; i++) {
+			/* Trial 0: every lane 17 blocks; later up to 17. */
+			nb[i] = trial ? next() % 18 : 17;
+			d[i] = lane_data[i] + (i * 7 + (size_t)trial) % 16;
+			if (nb[i] < n)
+				n = nb[i];
+		}
+		if (k->family == FH_FAMILY_SHA1)
+			k->sha1_blocks_xn(g1, d, n);
+		else if (k->family == FH_FAMILY_SHA256)
+			k->sha256_blocks_xn(g256, d, n);
+		else
+			k->sha512_blocks_xn(g512, d, n);
+		for (unsigned i = 0; i <= k->lanes; i++) {
+			void *want, *got;
+
+			if (k->family == FH_FAMILY_SHA1) {
+				want = w1[i], got = g1[i];
+				if (i < k->lanes) {
+					p->sha1_blocks(w1[i], d[i], nb[i]);
+					p->sha1_blocks(g1[i], d[i] + n * block,
+						       nb[i] - n);
+				}
+			} else if (k->family == FH_FAMILY_SHA256) {
+				want = w256[i], got = g256[i];
+				if (i < k->lanes) {
+					p->sha256_blocks(w256[i], d[i], nb[i]);
+					p->sha256_blocks(g256[i],
+							 d[i] + n * block,
+							 nb[i] - n);
+				}
+			} else {
+				want = w512[i], got = g512[i];
+				if (i < k->lanes) {
+					p->sha512_blocks(w512[i], d[i], nb[i]);
+					p->sha512_blocks(g512[i],
+							 d[i] + n * block,
+							 nb[i] - n);
+				}
+			}
+			char what[64];
+			snprintf(what, sizeof what, "%s %s, trial", k->name,
+				 i < k->lanes ? "lane" : "past the lanes");
+			check(what, (size_t)trial, want, got, sbytes);
+		}
+	}
+}
+
 int main(void)
 {
 	static uint8_t data[16 * 168 + 16];
@@ -161,6 +237,9 @@ int main(void)
 	multi_md5(&fh_md5_avx512x16);
 	multi_md5(&fh_md5_avx512x32);
 	multi_keccak(&fh_keccak_avx512x8, rates, sizeof rates / sizeof *rates);
+	multi_sha(&fh_sha1_avx512x16, &fh_sha1_portable);
+	multi_sha(&fh_sha256_avx512x16, &fh_sha256_portable);
+	multi_sha(&fh_sha512_avx512x8, &fh_sha512_portable);
 
 	printf("avx512 kernels, emulated: %lu checks, %lu failed\n", checks,
 	       failed);

@@ -264,11 +264,11 @@ a: OK
 a: OK"
 }
 
-@test "untagged SHAKE lines need -a: without it a 64-hex line is SHA3-256, a 40-hex line is improperly formatted" {
+@test "untagged SHAKE lines need -a: without it a 64-hex line is SHA3-256, a 36-hex line is improperly formatted" {
 	pattern 3 >a
 	{
 		plain_line "$(vec shake128 3)" a
-		plain_line "$(vec shake128 3 | cut -c1-40)" a
+		plain_line "$(vec shake128 3 | cut -c1-36)" a
 	} >list
 	capture got fhsum -c -w list
 	expect "fhsum -c -w (SHAKE lines, no -a)" 1 "a: FAILED" \

@@ -365,10 +365,11 @@ Try 'PROG --help' for more information."
 @test "-c: a word of base64 characters before a blank is a digest where its length can be one, as cksum reads it" {
 	local h
 	h=$(vec md5 1)
-	# "SHA1" is four base64 characters: three bytes, a length SHAKE takes
-	# under -a, so the line is a reversed line naming "(p1) = HEX" (cksum
-	# -a blake2b reads it so); without -a no algorithm has three bytes.
-	printf 'SHA1 (p1) = %s\n' "$h" >list
+	# "SHA9" is four base64 characters and no tag: three bytes, a length
+	# SHAKE takes under -a, so the line is a reversed line naming "(p1) =
+	# HEX" (cksum -a blake2b reads it so); without -a no algorithm has
+	# three bytes.
+	printf 'SHA9 (p1) = %s\n' "$h" >list
 	capture got fhsum -a shake128 -c list
 	expect "-a shake128, a base64 word" 1 "(p1) = $h: FAILED open or read" \
 		"PROG: '(p1) = $h': No such file or directory

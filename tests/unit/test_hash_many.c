@@ -172,6 +172,11 @@ static void check(const struct subject *s, const char *vectors)
 		}
 		for (unsigned rep = 0; rep < 4; rep++)
 			check_batch(s, a, &r, MAX_BATCH, a->digest_bytes, true);
+		/* Every batch size up to two full rounds of lanes and one
+		 * more: each count of busy lanes at the start, and each count
+		 * left over once the first inputs finish. */
+		for (size_t n = 0; n <= 2 * (size_t)lanes + 1; n++)
+			check_batch(s, a, &r, n, a->digest_bytes, true);
 	}
 }
 

@@ -7,6 +7,12 @@
  * input whose last byte sits just before a PROT_NONE guard page, so a kernel
  * that reads past its input crashes here rather than in the field.
  *
+ * A SHA-1, SHA-256 or SHA-512 kernel: its block function on random states
+ * for every block count 0..64 at offsets 0..15, blocks ending at the guard
+ * page, and every message length 0..4096 through a FIPS 180-4 mode of this
+ * file's own (checked on FIPS 180-4's "abc"), in one call at offsets 0..15
+ * and in random pieces.
+ *
  * A multi-buffer kernel (lanes > 1) is tested lane by lane against the
  * portable single-stream kernel: md5_blocks_xn and keccak_absorb_xn with
  * different data, starting states and misalignment in every lane, many
@@ -16,6 +22,13 @@
  * unequal lengths, empty and one-block inputs, a lane refilled as soon as
  * its input runs out while the others go on, each input finished (tail and
  * padding) on the portable kernel from the lane's state.
+ *
+ * The SHA-1 and SHA-2 kernels are tested on their block functions with
+ * the padding written out here: block counts 0..64 at offsets 0..7,
+ * random pieces, the guard page, every message length 0..4096 and digests
+ * from python3 hashlib; a multi-buffer one with every count of busy lanes
+ * holding uneven block counts, each lane's remainder run on the portable
+ * kernel as the engine runs it.
  *
  * Usage:
  *   test_kernels               every kernel; those this CPU lacks print SKIP
@@ -106,32 +119,39 @@ static void raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 	}
 }
 
-/* SHA-1, SHA-256, SHA-512: the block function from random states, at
- * every offset 0..15 and the block counts of raw_md5, against the
- * portable kernel's (through blocks.c, as the modes call it). */
+/* SHA-1, SHA-256, SHA-512: the block function from random states,
+ * against the portable kernel's (through blocks.c, as the modes call it):
+ * every block count 0..64, each of the first 17 at every offset 0..15 and
+ * the others at one offset each, twice in a row from where the first call
+ * left the state, so that a kernel that gets only its first block or call
+ * right fails too. */
 static void raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
 		    struct tu_rng *rng)
 {
-	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16,
-					 17, 31, 32 };
 	const struct fh_algo *a = fh_algo_get(k->family == FH_FAMILY_SHA1 ? FH_SHA1
 					      : k->family == FH_FAMILY_SHA256 ? FH_SHA256
 					      : FH_SHA512);
 	size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
 
-	for (size_t off = 0; off < 16; off++) {
-		for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-			size_t nb = counts[c];
+	for (size_t nb = 0; nb <= 64; nb++) {
+		size_t step = nb <= 16 ? 1 : 16;
+		for (size_t off = nb <= 16 ? 0 : nb % 16; off < 16; off += step) {
 			uint64_t want[8], got[8];
+			const uint8_t *from =
+				src + tu_rand_below(rng, SRC_BYTES - nb * block + 1);
 
 			tu_rand_bytes(rng, (uint8_t *)want, sb);
 			memcpy(got, want, sb);
-			memcpy(work + off, src, nb * block);
-			fh_blocks(p, a, want, src, nb);
-			fh_blocks(k, a, got, work + off, nb);
-			char what[64];
-			snprintf(what, sizeof what, "%s blocks off=%zu", a->name, off);
-			same(what, nb * block, want, got, sb);
+			memcpy(work + off, from, nb * block);
+			for (int rep = 0; rep < 2; rep++) {
+				fh_blocks(p, a, want, from, nb);
+				fh_blocks(k, a, got, work + off, nb);
+				char what[64];
+				snprintf(what, sizeof what,
+					 "%s blocks nblocks=%zu off=%zu call %d",
+					 a->name, nb, off, rep + 1);
+				same(what, nb * block, want, got, sb);
+			}
 		}
 	}
 }
@@ -322,6 +342,182 @@ static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 			same("keccak_absorb at guard page", nb * rate, want,
 			     got, sizeof want);
 		}
+	}
+}
+
+/* ---- SHA-1 and SHA-2 ---------------------------------------------------- */
+
+static int is_sha(enum fh_family f)
+{
+	return f == FH_FAMILY_SHA1 || f == FH_FAMILY_SHA256 ||
+	       f == FH_FAMILY_SHA512;
+}
+
+/* 64-byte blocks, 128 for SHA-512 (FIPS 180-4 §1). */
+static size_t sha_block_bytes(enum fh_family f)
+{
+	return f == FH_FAMILY_SHA512 ? 128 : 64;
+}
+
+union sha_state {
+	uint32_t w32[8];
+	uint64_t w64[8];
+};
+
+static void sha_blocks(const struct fh_kernel *k, union sha_state *s,
+		       const uint8_t *data, size_t nblocks)
+{
+	if (k->family == FH_FAMILY_SHA1)
+		k->sha1_blocks(s->w32, data, nblocks);
+	else if (k->family == FH_FAMILY_SHA256)
+		k->sha256_blocks(s->w32, data, nblocks);
+	else
+		k->sha512_blocks(s->w64, data, nblocks);
+}
+
+/* A message hashed on kernel K by this file's own FIPS 180-4 mode, so
+ * that the kernels are tested whole whatever the library's modes do:
+ * buffering, padding (§5.1) and the initial values of SHA-1, SHA-256 and
+ * SHA-512 (§5.3).  Whole blocks go to the kernel straight from the
+ * caller's buffer, at whatever address it has. */
+struct sha_msg {
+	const struct fh_kernel *k;
+	union sha_state s;
+	uint8_t buf[128];
+	size_t buffered;
+	uint64_t total;
+};
+
+static void sha_msg_init(struct sha_msg *m, const struct fh_kernel *k)
+{
+	static const uint32_t iv1[5] = { 0x67452301, 0xefcdab89, 0x98badcfe,
+					 0x10325476, 0xc3d2e1f0 };
+	static const uint32_t iv256[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+					   0xa54ff53a, 0x510e527f, 0x9b05688c,
+					   0x1f83d9ab, 0x5be0cd19 };
+	static const uint64_t iv512[8] = {
+		0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull,
+		0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
+		0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
+		0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
+	};
+
+	memset(m, 0, sizeof *m);
+	m->k = k;
+	if (k->family == FH_FAMILY_SHA1)
+		memcpy(m->s.w32, iv1, sizeof iv1);
+	else if (k->family == FH_FAMILY_SHA256)
+		memcpy(m->s.w32, iv256, sizeof iv256);
+	else
+		memcpy(m->s.w64, iv512, sizeof iv512);
+}
+
+static void sha_msg_update(struct sha_msg *m, const uint8_t *d, size_t len)
+{
+	const size_t bb = sha_block_bytes(m->k->family);
+
+	m->total += len;
+	if (m->buffered) {
+		size_t take = bb - m->buffered < len ? bb - m->buffered : len;
+		memcpy(m->buf + m->buffered, d, take);
+		m->buffered += take;
+		d += take;
+		len -= take;
+		if (m->buffered < bb)
+			return;
+		sha_blocks(m->k, &m->s, m->buf, 1);
+		m->buffered = 0;
+	}
+	sha_blocks(m->k, &m->s, d, len / bb);
+	memcpy(m->buf, d + len / bb * bb, len % bb);
+	m->buffered = len % bb;
+}
+
+/* Pads (0x80, zeros, the length in bits as a 64-bit or 128-bit big-endian
+ * number) and writes H as big-endian words: the digest before any
+ * truncation. */
+static void sha_msg_final(struct sha_msg *m, uint8_t *out)
+{
+	const enum fh_family f = m->k->family;
+	const size_t bb = sha_block_bytes(f), lenbytes = bb / 8;
+	uint64_t bits = m->total * 8;
+	uint8_t pad[256] = { 0x80 };
+	size_t n = m->buffered + 1 + lenbytes <= bb ? bb - m->buffered
+						    : 2 * bb - m->buffered;
+
+	for (int i = 1; i <= 8; i++, bits >>= 8)
+		pad[n - (size_t)i] = (uint8_t)bits;
+	sha_msg_update(m, pad, n);
+	for (size_t i = 0; i < fh_state_bytes(f); i++)
+		out[i] = f == FH_FAMILY_SHA512
+				 ? (uint8_t)(m->s.w64[i / 8] >> (56 - 8 * (i % 8)))
+				 : (uint8_t)(m->s.w32[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+/* FIPS 180-4's examples for "abc" (also python3's hashlib), for the mode
+ * above: with it right, every other message compares kernel with kernel. */
+static const struct {
+	enum fh_family family;
+	const char *hex;
+} sha_abc[] = {
+	{ FH_FAMILY_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d" },
+	{ FH_FAMILY_SHA256, "ba7816bf8f01cfea414140de5dae2223"
+			    "b00361a396177a9cb410ff61f20015ad" },
+	{ FH_FAMILY_SHA512, "ddaf35a193617abacc417349ae204131"
+			    "12e6fa4e89a97ea20a9eeee64b55d39a"
+			    "2192992a274fc1a836ba3c23a3feebbd"
+			    "454d4423643ce80e2a9ac94fa54ca49f" },
+};
+
+/* Every message length 0..FOLD_MAX: on the portable kernel in one call;
+ * on K in one call at an offset of 0..15 bytes, and in random pieces of 0
+ * to three blocks. */
+static void sha_messages(const struct fh_kernel *k, const struct fh_kernel *p,
+			 struct tu_rng *rng)
+{
+	const size_t bb = sha_block_bytes(k->family);
+	const size_t sb = fh_state_bytes(k->family);
+	uint8_t want[64], got[64];
+	struct sha_msg m;
+
+	for (size_t i = 0; i < sizeof sha_abc / sizeof *sha_abc; i++) {
+		if (sha_abc[i].family != k->family)
+			continue;
+		tu_unhex(want, sha_abc[i].hex, 2 * sb);
+		for (int on = 0; on < 2; on++) {
+			sha_msg_init(&m, on ? k : p);
+			sha_msg_update(&m, (const uint8_t *)"abc", 3);
+			sha_msg_final(&m, got);
+			same(on ? "message \"abc\"" : "message \"abc\" on the "
+			     "portable kernel", 3, want, got, sb);
+		}
+	}
+	for (size_t len = 0; len <= FOLD_MAX; len++) {
+		size_t off = len % 16, at = 0;
+		char what[80];
+
+		sha_msg_init(&m, p);
+		sha_msg_update(&m, src, len);
+		sha_msg_final(&m, want);
+
+		memcpy(work + off, src, len);
+		sha_msg_init(&m, k);
+		sha_msg_update(&m, work + off, len);
+		sha_msg_final(&m, got);
+		snprintf(what, sizeof what, "message, one call at offset %zu",
+			 off);
+		same(what, len, want, got, sb);
+
+		sha_msg_init(&m, k);
+		while (at < len) {
+			size_t piece = tu_rand_below(rng, 3 * bb + 1);
+			if (piece > len - at)
+				piece = len - at;
+			sha_msg_update(&m, work + off + at, piece);
+			at += piece;
+		}
+		sha_msg_final(&m, got);
+		same("message in random pieces", len, want, got, sb);
 	}
 }
 
@@ -738,6 +934,480 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 	}
 }
 
+/* ---- SHA-1 and SHA-2 ------------------------------------------------------
+ *
+ * The SHA kernels are block functions under the hashes' own padding, which
+ * is written out here (FIPS 180-4 §5.1, the initial values of §5.3) so
+ * that the kernels are tested whole, through the padding, without the
+ * library's modes: every message length 0..FOLD_MAX on the kernel against
+ * the portable kernel, and a few digests from python3 hashlib. */
+
+/* FH_MAX_LANES + 1 states of each SHA family: the multi-buffer functions
+ * take arrays of their own row length. */
+struct sha_set {
+	uint32_t s1[FH_MAX_LANES + 1][5];
+	uint32_t s256[FH_MAX_LANES + 1][8];
+	uint64_t s512[FH_MAX_LANES + 1][8];
+};
+
+static size_t mb_sha_block_bytes(enum fh_family f)
+{
+	return f == FH_FAMILY_SHA512 ? 128 : 64;
+}
+
+static size_t sha_state_bytes(enum fh_family f)
+{
+	return f == FH_FAMILY_SHA1 ? 20 : f == FH_FAMILY_SHA256 ? 32 : 64;
+}
+
+static void *sha_state(enum fh_family f, struct sha_set *s, unsigned i)
+{
+	return f == FH_FAMILY_SHA1	  ? (void *)s->s1[i]
+	       : f == FH_FAMILY_SHA256 ? (void *)s->s256[i]
+				       : (void *)s->s512[i];
+}
+
+static void mb_sha_blocks(const struct fh_kernel *k, void *st, const uint8_t *d,
+		       size_t nb)
+{
+	if (k->family == FH_FAMILY_SHA1)
+		k->sha1_blocks(st, d, nb);
+	else if (k->family == FH_FAMILY_SHA256)
+		k->sha256_blocks(st, d, nb);
+	else
+		k->sha512_blocks(st, d, nb);
+}
+
+static void sha_blocks_xn(const struct fh_kernel *k, struct sha_set *s,
+			  const uint8_t *const *d, size_t nb)
+{
+	if (k->family == FH_FAMILY_SHA1)
+		k->sha1_blocks_xn(s->s1, d, nb);
+	else if (k->family == FH_FAMILY_SHA256)
+		k->sha256_blocks_xn(s->s256, d, nb);
+	else
+		k->sha512_blocks_xn(s->s512, d, nb);
+}
+
+static void random_sha_state(enum fh_family f, struct tu_rng *rng, void *a,
+			     void *b)
+{
+	size_t n = sha_state_bytes(f);
+
+	tu_rand_bytes(rng, a, n);
+	memcpy(b, a, n);
+}
+
+/* The initial hash values H(0), FIPS 180-4 §5.3. */
+static void sha_iv(enum fh_algo_id id, void *st)
+{
+	static const uint32_t iv1[5] = { 0x67452301, 0xefcdab89, 0x98badcfe,
+					 0x10325476, 0xc3d2e1f0 };
+	static const uint32_t iv224[8] = {
+		0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+		0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4 };
+	static const uint32_t iv256[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	static const uint64_t iv384[8] = {
+		0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17,
+		0x152fecd8f70e5939, 0x67332667ffc00b31, 0x8eb44a8768581511,
+		0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4 };
+	static const uint64_t iv512[8] = {
+		0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+		0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
+		0x1f83d9abfb41bd6b, 0x5be0cd19137e2179 };
+
+	switch (id) {
+	case FH_SHA1:
+		memcpy(st, iv1, sizeof iv1);
+		break;
+	case FH_SHA224:
+		memcpy(st, iv224, sizeof iv224);
+		break;
+	case FH_SHA256:
+		memcpy(st, iv256, sizeof iv256);
+		break;
+	case FH_SHA384:
+		memcpy(st, iv384, sizeof iv384);
+		break;
+	default:
+		memcpy(st, iv512, sizeof iv512);
+		break;
+	}
+}
+
+/* The digest of M[0..LEN) from ST, which has absorbed its first DONE
+ * blocks: the other whole blocks and the padding on K, then H as
+ * big-endian words, cut to the algorithm's length. */
+static void sha_finish(const struct fh_kernel *k, const struct fh_algo *a,
+		       void *st, const uint8_t *m, size_t len, size_t done,
+		       uint8_t *out)
+{
+	const size_t bb = mb_sha_block_bytes(a->family);
+	const size_t lenfield = bb == 128 ? 16 : 8;
+	size_t whole = len / bb, r = len % bb;
+	uint8_t tail[256];
+
+	mb_sha_blocks(k, st, m + done * bb, whole - done);
+	memset(tail, 0, sizeof tail);
+	memcpy(tail, m + whole * bb, r);
+	tail[r] = 0x80;
+	size_t n = r + 1 + lenfield <= bb ? 1 : 2;
+	uint64_t bits = (uint64_t)len * 8;
+	for (int i = 0; i < 8; i++)
+		tail[n * bb - 1 - i] = (uint8_t)(bits >> (8 * i));
+	mb_sha_blocks(k, st, tail, n);
+	for (unsigned i = 0; i < a->digest_bytes; i++)
+		out[i] = a->family == FH_FAMILY_SHA512
+				 ? (uint8_t)(((uint64_t *)st)[i / 8] >>
+					     (56 - 8 * (i % 8)))
+				 : (uint8_t)(((uint32_t *)st)[i / 4] >>
+					     (24 - 8 * (i % 4)));
+}
+
+static void sha_digest(const struct fh_kernel *k, const struct fh_algo *a,
+		       const uint8_t *m, size_t len, uint8_t *out)
+{
+	uint64_t st[8];
+
+	sha_iv(a->id, st);
+	sha_finish(k, a, st, m, len, 0, out);
+}
+
+/* Digests from python3 hashlib: of "", "abc" and 1000 bytes of the
+ * vector pattern (byte i is i % 251). */
+static const struct {
+	enum fh_algo_id id;
+	size_t len;
+	const char *hex;
+} sha_known[] = {
+	{ FH_SHA1, 0, "da39a3ee5e6b4b0d3255bfef95601890afd80709" },
+	{ FH_SHA1, 3, "a9993e364706816aba3e25717850c26c9cd0d89d" },
+	{ FH_SHA1, 1000, "c9c960a0b925474fab83942cc27d504fc24ac37b" },
+	{ FH_SHA224, 0,
+	  "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f" },
+	{ FH_SHA224, 3,
+	  "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7" },
+	{ FH_SHA224, 1000,
+	  "c182669a7f6629dc7fd8a9198f15af15adbbaeffa1842e854f681357" },
+	{ FH_SHA256, 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495"
+			"991b7852b855" },
+	{ FH_SHA256, 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410"
+			"ff61f20015ad" },
+	{ FH_SHA256, 1000, "4e4c294b331f7a2099a379bec34b9f9fc03dc46ab465d998f4"
+			   "d683da53487e6d" },
+	{ FH_SHA384, 0, "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0c"
+			"c7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b" },
+	{ FH_SHA384, 3, "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b"
+			"605a43ff5bed8086072ba1e7cc2358baeca134c825a7" },
+	{ FH_SHA384, 1000, "7a2f8c7f12344964a13cb9260492b845e56615d6152b9eb9e5"
+			   "4b580fc88405e64f31813bfda10de2a642fdf1676c61b4" },
+	{ FH_SHA512, 0, "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4"
+			"a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd"
+			"47417a81a538327af927da3e" },
+	{ FH_SHA512, 3, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9e"
+			"eee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423"
+			"643ce80e2a9ac94fa54ca49f" },
+	{ FH_SHA512, 1000, "5096498d96f50f9a137c4db5b8b0cd38383ad55350fb5a9880"
+			   "5fedc31fa1262f1f0cf4d6f12d7ecd8dedd933a4c9126344fe"
+			   "22e937a8ad35fdeae1e876ae698b" },
+};
+
+/* The hashlib digests on kernel K (each lane of a multi-buffer one). */
+static void sha_known_digests(const struct fh_kernel *k)
+{
+	static uint8_t pattern[1000];
+	uint8_t want[FH_MAX_DIGEST], got[FH_MAX_DIGEST];
+
+	tu_fill_pattern(pattern, sizeof pattern);
+	for (size_t i = 0; i < sizeof sha_known / sizeof *sha_known; i++) {
+		const struct fh_algo *a = fh_algo_get(sha_known[i].id);
+		size_t len = sha_known[i].len;
+		const uint8_t *m = len == 3 ? (const uint8_t *)"abc" : pattern;
+		char what[64];
+
+		if (a->family != k->family)
+			continue;
+		tu_unhex(want, sha_known[i].hex, 2 * a->digest_bytes);
+		snprintf(what, sizeof what, "%s hashlib digest", a->name);
+		if (k->lanes == 1) {
+			sha_digest(k, a, m, len, got);
+			same(what, len, want, got, a->digest_bytes);
+			continue;
+		}
+		/* Every lane hashes the message; the digest is finished on
+		 * the portable kernel from each lane's state. */
+		static struct sha_set set;
+		const uint8_t *d[FH_MAX_LANES];
+		size_t whole = len / mb_sha_block_bytes(a->family);
+		for (unsigned l = 0; l < k->lanes; l++) {
+			sha_iv(a->id, sha_state(a->family, &set, l));
+			d[l] = lane_place(l, m, len, 1, 0);
+		}
+		sha_blocks_xn(k, &set, d, whole);
+		for (unsigned l = 0; l < k->lanes; l++) {
+			sha_finish(tu_portable(a->family), a,
+				   sha_state(a->family, &set, l), d[l], len,
+				   whole, got);
+			same(what, len, want, got, a->digest_bytes);
+		}
+	}
+}
+
+/* The block function on random states: every block count 0..64 at
+ * offsets 0..7, then 64 blocks in random pieces, then blocks that end at
+ * the guard page. */
+static void mb_raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
+		    struct tu_rng *rng)
+{
+	const enum fh_family f = k->family;
+	const size_t bb = mb_sha_block_bytes(f), sn = sha_state_bytes(f);
+	uint64_t want[8], got[8];
+	char what[64];
+
+	for (size_t nb = 0; nb <= 64; nb++) {
+		for (size_t off = 0; off < 8; off++) {
+			random_sha_state(f, rng, want, got);
+			memcpy(work + off, src, nb * bb);
+			mb_sha_blocks(p, want, src, nb);
+			mb_sha_blocks(k, got, work + off, nb);
+			snprintf(what, sizeof what, "blocks off=%zu", off);
+			same(what, nb * bb, want, got, sn);
+		}
+	}
+	for (int round = 0; round < 32; round++) {
+		random_sha_state(f, rng, want, got);
+		mb_sha_blocks(p, want, src, 64);
+		for (size_t at = 0; at < 64;) {
+			size_t step = 1 + tu_rand_below(rng, 9);
+			if (step > 64 - at)
+				step = 64 - at;
+			mb_sha_blocks(k, got, src + at * bb, step);
+			at += step;
+		}
+		same("64 blocks in random pieces", 64 * bb, want, got, sn);
+	}
+	for (size_t nb = 1; nb <= 8; nb++) {
+		const uint8_t *d = at_guard(nb * bb);
+		random_sha_state(f, rng, want, got);
+		mb_sha_blocks(p, want, src, nb);
+		snprintf(guard_what, sizeof guard_what,
+			 "kernel %s blocks nblocks=%zu", kname, nb);
+		mb_sha_blocks(k, got, d, nb);
+		guard_what[0] = '\0';
+		same("blocks at guard page", nb * bb, want, got, sn);
+	}
+}
+
+/* Every length 0..FOLD_MAX through the padding, on K and on P, for each
+ * algorithm of K's family; the digests are also folded into one, printed
+ * so that runs on different machines can be compared. */
+static void sha_all_lengths(const struct fh_kernel *k,
+			    const struct fh_kernel *p)
+{
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+		uint8_t want[FH_MAX_DIGEST], got[FH_MAX_DIGEST];
+		uint8_t fold_want[FH_MAX_DIGEST], fold_got[FH_MAX_DIGEST];
+		uint64_t fw[8], fg[8];
+		int bad = 0;
+		char what[64];
+
+		if (a->family != k->family)
+			continue;
+		/* Each digest is chained into the next message's state. */
+		sha_iv(a->id, fw);
+		sha_iv(a->id, fg);
+		snprintf(what, sizeof what, "%s all lengths", a->name);
+		for (size_t len = 0; len <= FOLD_MAX; len++) {
+			sha_digest(p, a, src, len, want);
+			sha_digest(k, a, src, len, got);
+			if (!bad && memcmp(want, got, a->digest_bytes)) {
+				bad = 1;
+				report(what, len, want, got, a->digest_bytes);
+			}
+			sha_finish(p, a, fw, want, a->digest_bytes, 0,
+				   fold_want);
+			sha_finish(p, a, fg, got, a->digest_bytes, 0, fold_got);
+		}
+		snprintf(what, sizeof what, "%s fold of lengths 0..%d",
+			 a->name, FOLD_MAX);
+		if (same(what, FOLD_MAX, fold_want, fold_got,
+			 a->digest_bytes)) {
+			printf("  %s %s fold ", kname, a->name);
+			tu_print_hex(stdout, fold_got, a->digest_bytes);
+			printf("\n");
+		}
+	}
+}
+
+static int test_sha_kernel(const struct fh_kernel *k)
+{
+	const struct fh_kernel *p = tu_portable(k->family);
+	struct tu_rng rng = { 0xfe11a5ull };
+	unsigned long checks = n_checks, failed = n_failed;
+
+	kname = k->name;
+	mb_raw_sha(k, p, &rng);
+	sha_known_digests(k);
+	sha_all_lengths(k, p);
+	printf("kernel %s: %lu checks, %lu failed\n", k->name,
+	       n_checks - checks, n_failed - failed);
+	return n_failed != failed;
+}
+
+/* The multi-buffer function with BUSY lanes of 1..lanes holding inputs of
+ * uneven block counts: the kernel takes all lanes as far as the shortest
+ * goes, then each busy lane's remainder runs alone on the portable
+ * kernel, as the engine runs it; each lane must end as the portable
+ * kernel on its whole input.  Idle lanes hash scratch data into scratch
+ * states; the state past the kernel's lanes must stay untouched. */
+static void multi_raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
+			  struct tu_rng *rng)
+{
+	static struct sha_set want, got;
+	const enum fh_family f = k->family;
+	const size_t bb = mb_sha_block_bytes(f), sn = sha_state_bytes(f);
+	const unsigned nl = k->lanes;
+	char what[96];
+
+	for (unsigned busy = 1; busy <= nl; busy++) {
+		for (int trial = 0; trial < 8; trial++) {
+			const uint8_t *d[FH_MAX_LANES], *from[FH_MAX_LANES];
+			size_t nb[FH_MAX_LANES], n = SIZE_MAX;
+			int guard = trial % 2;
+
+			for (unsigned i = 0; i <= nl; i++)
+				random_sha_state(f, rng, sha_state(f, &want, i),
+						 sha_state(f, &got, i));
+			for (unsigned i = 0; i < nl; i++) {
+				if (i >= busy) {
+					d[i] = work;
+					continue;
+				}
+				/* Trial 0 gives every lane the same count;
+				 * the others up to 20 blocks each. */
+				nb[i] = trial ? tu_rand_below(rng, 21) : 9;
+				from[i] = src + tu_rand_below(
+					rng, SRC_BYTES - nb[i] * bb + 1);
+				d[i] = lane_place(i, from[i], nb[i] * bb, guard,
+						  1 + (i + trial) % 7);
+				mb_sha_blocks(p, sha_state(f, &want, i), from[i],
+					   nb[i]);
+				if (nb[i] < n)
+					n = nb[i];
+			}
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s, %u busy lanes, nblocks=%zu%s",
+				 kname, busy, n,
+				 guard ? ", lanes at guard pages" : "");
+			sha_blocks_xn(k, &got, d, n);
+			guard_what[0] = '\0';
+			for (unsigned i = 0; i < busy; i++)
+				mb_sha_blocks(p, sha_state(f, &got, i),
+					   d[i] + n * bb, nb[i] - n);
+			for (unsigned i = 0; i < busy; i++) {
+				snprintf(what, sizeof what,
+					 "lane %u of %u busy%s", i, busy,
+					 guard ? " at guard page" : "");
+				same(what, nb[i] * bb, sha_state(f, &want, i),
+				     sha_state(f, &got, i), sn);
+			}
+			same("state past the lanes", 0,
+			     sha_state(f, &want, nl), sha_state(f, &got, nl),
+			     sn);
+		}
+	}
+}
+
+/* Every length 0..FOLD_MAX, LANES messages at a time in a shuffled order
+ * (so that lanes hold very different lengths): the kernel takes all
+ * lanes for the whole blocks the shortest has, in one or two calls, and
+ * each lane is finished on the portable kernel. */
+static void multi_sha_all_lengths(const struct fh_kernel *k,
+				  const struct fh_kernel *p,
+				  struct tu_rng *rng)
+{
+	static size_t order[FOLD_MAX + 1];
+	static struct sha_set set;
+	const enum fh_family f = k->family;
+	const size_t bb = mb_sha_block_bytes(f);
+	const unsigned nl = k->lanes;
+
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+		uint8_t want[FH_MAX_DIGEST], got[FH_MAX_DIGEST];
+		unsigned long bad = 0;
+		char what[64];
+
+		if (a->family != f)
+			continue;
+		for (size_t i = 0; i <= FOLD_MAX; i++)
+			order[i] = i;
+		for (size_t i = FOLD_MAX; i > 0; i--) {
+			size_t j = tu_rand_below(rng, i + 1), t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		snprintf(what, sizeof what, "%s all lengths in %u lanes",
+			 a->name, nl);
+		for (size_t g = 0; g <= FOLD_MAX; g += nl) {
+			const uint8_t *d[FH_MAX_LANES];
+			size_t len[FH_MAX_LANES], n = SIZE_MAX;
+
+			for (unsigned i = 0; i < nl; i++) {
+				/* Past the last length, lanes repeat it. */
+				len[i] = order[g + i <= FOLD_MAX ? g + i
+								 : FOLD_MAX];
+				d[i] = lane_place(i, src, len[i], 1, 0);
+				sha_iv(a->id, sha_state(f, &set, i));
+				if (len[i] / bb < n)
+					n = len[i] / bb;
+			}
+			size_t first = n ? tu_rand_below(rng, n + 1) : 0;
+			const uint8_t *d2[FH_MAX_LANES];
+			for (unsigned i = 0; i < nl; i++)
+				d2[i] = d[i] + first * bb;
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s, %s, lanes ending at guard pages",
+				 kname, a->name);
+			sha_blocks_xn(k, &set, d, first);
+			sha_blocks_xn(k, &set, d2, n - first);
+			guard_what[0] = '\0';
+			for (unsigned i = 0; i < nl; i++) {
+				sha_digest(p, a, src, len[i], want);
+				sha_finish(p, a, sha_state(f, &set, i), d[i],
+					   len[i], n, got);
+				n_checks++;
+				if (memcmp(want, got, a->digest_bytes)) {
+					if (!bad++)
+						report(what, len[i], want, got,
+						       a->digest_bytes);
+					n_failed++;
+				}
+			}
+		}
+		printf("  %s %s: lengths 0..%d in lanes, %lu wrong\n", kname,
+		       a->name, FOLD_MAX, bad);
+	}
+}
+
+static int test_sha_multi(const struct fh_kernel *k)
+{
+	const struct fh_kernel *p = tu_portable(k->family);
+	struct tu_rng rng = { 0xfe11a5ull };
+	unsigned long checks = n_checks, failed = n_failed;
+
+	kname = k->name;
+	multi_raw_sha(k, p, &rng);
+	sha_known_digests(k);
+	multi_sha_all_lengths(k, p, &rng);
+	printf("kernel %s (%u lanes): %lu checks, %lu failed\n", k->name,
+	       k->lanes, n_checks - checks, n_failed - failed);
+	return n_failed != failed;
+}
+
 /* ---- KangarooTwelve's tree ---------------------------------------------- */
 
 /* KT128/KT256 on kernel K against the portable kernel for inputs of 0 to
@@ -798,6 +1468,8 @@ static int test_multi(const struct fh_kernel *k)
 	struct tu_rng rng = { 0xfe11a5ull };
 	unsigned long checks = n_checks, failed = n_failed;
 
+	if (is_sha(k->family))
+		return test_sha_multi(k);
 	kname = k->name;
 	if (k->family == FH_FAMILY_MD5)
 		multi_raw_md5(k, p, &rng);
@@ -823,6 +1495,9 @@ static int multi_testable(const struct fh_kernel *k)
 {
 	int has = k->family == FH_FAMILY_MD5 ? k->md5_blocks_xn != NULL
 		  : k->family == FH_FAMILY_KECCAK ? k->keccak_absorb_xn != NULL
+		  : k->family == FH_FAMILY_SHA1 ? k->sha1_blocks_xn != NULL
+		  : k->family == FH_FAMILY_SHA256 ? k->sha256_blocks_xn != NULL
+		  : k->family == FH_FAMILY_SHA512 ? k->sha512_blocks_xn != NULL
 						  : 0;
 	if (!has || k->lanes > FH_MAX_LANES) {
 		printf("FAIL kernel %s: %u lanes, multi-buffer function %s\n",
@@ -845,6 +1520,10 @@ static int test_kernel(const struct fh_kernel *k)
 	struct tu_rng rng = { 0xfe11a5ull };
 	unsigned long checks = n_checks, failed = n_failed;
 
+	/* SHA kernels: their own raw, message and known-answer checks
+	 * first, then the public API's as every kernel has them. */
+	if (is_sha(k->family))
+		test_sha_kernel(k);
 	kname = k->name;
 	if (k->family == FH_FAMILY_MD5)
 		raw_md5(k, p, &rng);
@@ -853,6 +1532,8 @@ static int test_kernel(const struct fh_kernel *k)
 	else
 		raw_sha(k, p, &rng);
 	raw_guard(k, p);
+	if (is_sha(k->family))
+		sha_messages(k, p, &rng);
 
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
@@ -948,7 +1629,10 @@ static int check_registered(char **names, int n)
 		       best ? best->name : "(none)", mb ? mb->name : "(none)");
 	}
 	if (!fh_kernel_usable(&fh_md5_portable) ||
-	    !fh_kernel_usable(&fh_keccak_portable)) {
+	    !fh_kernel_usable(&fh_keccak_portable) ||
+	    !fh_kernel_usable(&fh_sha1_portable) ||
+	    !fh_kernel_usable(&fh_sha256_portable) ||
+	    !fh_kernel_usable(&fh_sha512_portable)) {
 		printf("FAIL a portable kernel says it is not usable\n");
 		bad = 1;
 	}

@@ -9,8 +9,9 @@
  * The rules and the identity traits (lib/cpu_traits.c) are checked for
  * every row on every machine; the kernel choice for the rows of the ISA
  * this build has kernels for (the other ISA's kernels are not built here:
- * CI runs those rows in the AArch64 build under qemu).  Then, on x86-64,
- * which kernel runs a given number of busy lanes.  Exit 77 where neither
+ * CI runs those rows in the AArch64 build under qemu).  Then, on AArch64,
+ * the SHA kernels of a few feature sets, and on x86-64, which kernel runs
+ * a given number of busy lanes.  Exit 77 where neither
  * ISA was built. */
 #include <stdio.h>
 #include <string.h>
@@ -101,20 +102,31 @@ static const struct row rows[] = {
 #define FAMILY_M1 0x1b588bb3u
 #define FAMILY_M2 0xda33d83du
 /* macOS arm64: hw.optional.arm.FEAT_SHA3, hw.optional.armv8_2_sha3,
- * hw.optional.neon, hw.cpufamily. */
-#define MAC_ARM(feat, old, neon_, fam) \
+ * hw.optional.neon, hw.cpufamily, and hw.optional.arm.FEAT_SHA1,
+ * FEAT_SHA256, FEAT_SHA512 and hw.optional.armv8_2_sha512.  MAC_ARM gives
+ * the SHA names the values of macOS 12 and later on every Apple core: 1. */
+#define MAC_ARM_SHA(feat, old, neon_, fam, sha1, sha256, sha512, old512) \
 	{ .source = FH_ARM_FROM_SYSCTL, .feat_sha3 = (feat), \
-	  .armv8_2_sha3 = (old), .neon = (neon_), .cpufamily = (fam) }
+	  .armv8_2_sha3 = (old), .neon = (neon_), .cpufamily = (fam), \
+	  .feat_sha1 = (sha1), .feat_sha256 = (sha256), \
+	  .feat_sha512 = (sha512), .armv8_2_sha512 = (old512) }
+#define MAC_ARM(feat, old, neon_, fam) \
+	MAC_ARM_SHA(feat, old, neon_, fam, 1, 1, 1, 1)
 /* Linux or FreeBSD: AT_HWCAP and MIDR_EL1 (0: not read). */
 #define HWCAP(hw, midr_) \
 	{ .source = FH_ARM_FROM_HWCAP, .hwcap = (hw), .midr = (midr_), \
-	  .feat_sha3 = ABSENT, .armv8_2_sha3 = ABSENT, .neon = ABSENT }
+	  .feat_sha3 = ABSENT, .armv8_2_sha3 = ABSENT, .neon = ABSENT, \
+	  .feat_sha1 = ABSENT, .feat_sha256 = ABSENT, .feat_sha512 = ABSENT, \
+	  .armv8_2_sha512 = ABSENT }
 /* AT_HWCAP words as the kernels report them (bits of Linux's
  * arch/arm64/include/uapi/asm/hwcap.h): ARMv8.0 with the crypto extension
  * (fp asimd evtstrm aes pmull sha1 sha2 crc32) and CPUID; then SHA3 and
  * SHA512 beside it, as on Neoverse V1 and N2. */
 #define HW_V80 (0xfful | FH_HWCAP_CPUID)
-#define HW_SHA3 (HW_V80 | FH_HWCAP_SHA3 | (1ul << 21))
+#define HW_SHA3 (HW_V80 | FH_HWCAP_SHA3 | FH_HWCAP_SHA512)
+/* ARMv8.0 without the crypto extension (Raspberry Pi 3 and 4: fp asimd
+ * evtstrm crc32 cpuid). */
+#define HW_NOCRYPTO (0x87ul | FH_HWCAP_CPUID)
 /* CPUID leaf 1 signatures (EAX): Cascade Lake-W as in the Mac Pro 2019
  * (family 6 model 85), Zen 4 EPYC (family 25 model 17). */
 #define SIG_CASCADE_LAKE 0x00050657u
@@ -138,7 +150,10 @@ static const struct row rows[] = {
 	  .leaf7_ebx = L7_AVX512, .xcr0 = (xcr0_), .darwin = true, \
 	  .avx512f_sysctl = (avx512f), .osrelease = release }
 
-#define ARM_SHA3 (FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3)
+/* The features of ARMv8.0 with the crypto extension (SHA1, SHA2), and of
+ * the cores that add SHA3 and SHA512 to it (Apple, Neoverse V1 and N2). */
+#define ARM_CE (FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA1 | FH_CPU_ARM_SHA2)
+#define ARM_SHA3 (ARM_CE | FH_CPU_ARM_SHA3 | FH_CPU_ARM_SHA512)
 #define PICK_ARM_GPR "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2"
 #define PICK_ARM_SHA3 "md5-gpr", "keccak-sha3ce", "md5-neonx4", "keccak-sha3cex2"
 #define PICK_X86_AVX2 "md5-bmi", "keccak-bmi2", "md5-avx2x16", "keccak-avx2x4"
@@ -168,24 +183,24 @@ static const struct probe_row probe_rows[] = {
 		    .apple_cpufamily = FAMILY_M2 }, FH_CPU_ARM_SHA3_FAST,
 	  PICK_ARM_SHA3 },
 	{ "macOS 11, M1: only armv8_2_sha3 known, 1", ISA_ARM,
-	  .arm = MAC_ARM(ABSENT, 1, 1, FAMILY_M1),
+	  .arm = MAC_ARM_SHA(ABSENT, 1, 1, FAMILY_M1, ABSENT, ABSENT, ABSENT, 1),
 	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE,
 		    .apple_cpufamily = FAMILY_M1 }, FH_CPU_ARM_SHA3_FAST,
 	  PICK_ARM_SHA3 },
 	{ "macOS, SHA3 0 under both names", ISA_ARM,
 	  .arm = MAC_ARM(0, 0, 1, FAMILY_M1),
-	  .want = { .features = FH_CPU_ARM_ASIMD, .vendor = FH_VENDOR_APPLE,
-		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  .want = { .features = ARM_CE | FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 }, 0,
 	  PICK_ARM_GPR },
 	{ "macOS, neither SHA3 name known", ISA_ARM,
 	  .arm = MAC_ARM(ABSENT, ABSENT, 1, FAMILY_M1),
-	  .want = { .features = FH_CPU_ARM_ASIMD, .vendor = FH_VENDOR_APPLE,
-		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  .want = { .features = ARM_CE | FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 }, 0,
 	  PICK_ARM_GPR },
 	{ "macOS, FEAT_SHA3 0 outranks armv8_2_sha3 1", ISA_ARM,
 	  .arm = MAC_ARM(0, 1, 1, FAMILY_M1),
-	  .want = { .features = FH_CPU_ARM_ASIMD, .vendor = FH_VENDOR_APPLE,
-		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  .want = { .features = ARM_CE | FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 }, 0,
 	  PICK_ARM_GPR },
 	{ "macOS, hw.optional.neon unknown: assumed", ISA_ARM,
 	  .arm = MAC_ARM(1, ABSENT, ABSENT, FAMILY_M2),
@@ -194,14 +209,43 @@ static const struct probe_row probe_rows[] = {
 	  PICK_ARM_SHA3 },
 	{ "macOS, hw.optional.neon 0", ISA_ARM,
 	  .arm = MAC_ARM(0, ABSENT, 0, FAMILY_M1),
-	  .want = { .features = 0, .vendor = FH_VENDOR_APPLE,
-		    .apple_cpufamily = FAMILY_M1 }, 0,
+	  .want = { .features = FH_CPU_ARM_SHA1 | FH_CPU_ARM_SHA2 |
+				FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 }, 0,
 	  "md5-gpr", "keccak-gpr", "", "" },
 	{ "macOS, hw.cpufamily unreadable: still Apple", ISA_ARM,
 	  .arm = MAC_ARM(1, 1, 1, 0),
 	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE },
 	  FH_CPU_ARM_SHA3_FAST,
 	  PICK_ARM_SHA3 },
+	/* macOS: SHA1 and SHA256 are assumed unless a name says 0 (macOS 11
+	 * has none); SHA512 needs FEAT_SHA512, or macOS 11's name. */
+	{ "macOS 11: no SHA names but armv8_2_sha512 1", ISA_ARM,
+	  .arm = MAC_ARM_SHA(ABSENT, 1, 1, FAMILY_M1, ABSENT, ABSENT, ABSENT, 1),
+	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_APPLE,
+		    .apple_cpufamily = FAMILY_M1 }, FH_CPU_ARM_SHA3_FAST,
+	  PICK_ARM_SHA3 },
+	{ "macOS: no SHA512 under either name", ISA_ARM,
+	  .arm = MAC_ARM_SHA(1, 1, 1, FAMILY_M1, ABSENT, ABSENT, ABSENT, ABSENT),
+	  .want = { .features = ARM_CE | FH_CPU_ARM_SHA3,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
+	  FH_CPU_ARM_SHA3_FAST, PICK_ARM_SHA3 },
+	{ "macOS: FEAT_SHA512 0 outranks armv8_2_sha512 1", ISA_ARM,
+	  .arm = MAC_ARM_SHA(1, 1, 1, FAMILY_M1, 1, 1, 0, 1),
+	  .want = { .features = ARM_CE | FH_CPU_ARM_SHA3,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
+	  FH_CPU_ARM_SHA3_FAST, PICK_ARM_SHA3 },
+	{ "macOS: FEAT_SHA1 0 and FEAT_SHA256 0", ISA_ARM,
+	  .arm = MAC_ARM_SHA(1, 1, 1, FAMILY_M1, 0, 0, 1, 1),
+	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3 |
+				FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
+	  FH_CPU_ARM_SHA3_FAST, PICK_ARM_SHA3 },
+	{ "macOS: FEAT_SHA1 1 and FEAT_SHA256 0", ISA_ARM,
+	  .arm = MAC_ARM_SHA(0, 0, 1, FAMILY_M1, 1, 0, 0, 0),
+	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA1,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
+	  0, PICK_ARM_GPR },
 	/* FreeBSD: elf_aux_info(AT_HWCAP), MIDR by MRS with HWCAP_CPUID. */
 	{ "FreeBSD, Neoverse N2: hwcap SHA3", ISA_ARM,
 	  .arm = HWCAP(HW_SHA3, 0x410fd490),
@@ -210,12 +254,17 @@ static const struct probe_row probe_rows[] = {
 	  PICK_ARM_GPR },
 	{ "FreeBSD, Cortex-A72: hwcap without SHA3", ISA_ARM,
 	  .arm = HWCAP(HW_V80, 0),
-	  .want = { .features = FH_CPU_ARM_ASIMD,
+	  .want = { .features = ARM_CE,
 		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
 	  PICK_ARM_GPR },
 	{ "FreeBSD, SHA3 without HWCAP_CPUID (MIDR 0)", ISA_ARM,
 	  .arm = HWCAP(HW_SHA3 & ~FH_HWCAP_CPUID, 0),
 	  .want = { .features = ARM_SHA3, .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  PICK_ARM_GPR },
+	{ "FreeBSD, Cortex-A53 without crypto: no SHA", ISA_ARM,
+	  .arm = HWCAP(HW_NOCRYPTO, 0),
+	  .want = { .features = FH_CPU_ARM_ASIMD,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
 	  PICK_ARM_GPR },
 	{ "FreeBSD, elf_aux_info failed: baseline", ISA_ARM,
 	  .arm = { .source = FH_ARM_FROM_NOTHING, .feat_sha3 = ABSENT,
@@ -236,9 +285,29 @@ static const struct probe_row probe_rows[] = {
 	  PICK_ARM_SHA3 },
 	{ "Linux, Cortex-A53: hwcap without SHA3", ISA_ARM,
 	  .arm = HWCAP(HW_V80, 0),
-	  .want = { .features = FH_CPU_ARM_ASIMD,
+	  .want = { .features = ARM_CE,
 		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
 	  PICK_ARM_GPR },
+	{ "Linux, Raspberry Pi 4: no crypto extension", ISA_ARM,
+	  .arm = HWCAP(HW_NOCRYPTO, 0x410fd083),
+	  .want = { .features = FH_CPU_ARM_ASIMD,
+		    .vendor = FH_VENDOR_ARM_IMPL, .midr = 0x410fd083 }, 0,
+	  PICK_ARM_GPR },
+	{ "Linux, SHA1 bit alone", ISA_ARM,
+	  .arm = HWCAP(FH_HWCAP_SHA1, 0),
+	  .want = { .features = FH_CPU_ARM_SHA1,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
+	{ "Linux, SHA2 bit alone", ISA_ARM,
+	  .arm = HWCAP(FH_HWCAP_SHA2, 0),
+	  .want = { .features = FH_CPU_ARM_SHA2,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
+	{ "Linux, SHA512 bit alone", ISA_ARM,
+	  .arm = HWCAP(FH_HWCAP_SHA512, 0),
+	  .want = { .features = FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
 	{ "Linux, hwcap without ASIMD", ISA_ARM,
 	  .arm = HWCAP(0x1ul, 0),
 	  .want = { .vendor = FH_VENDOR_ARM_IMPL }, 0,
@@ -308,6 +377,21 @@ static const struct probe_row probe_rows[] = {
 	  .want = { .features = X86_AVX512, .vendor = FH_VENDOR_AMD,
 		    .family = 25, .model = 17 }, 0,
 	  "md5-bmi", "keccak-avx512", "md5-avx512x32", "keccak-avx512x8" },
+	/* SHA-NI is leaf 7's EBX bit 29, with no OS state of its own:
+	 * an AMD EPYC Zen 3 (family 25 model 1) has it beside AVX2. */
+	{ "Linux, Zen 3: SHA extensions", ISA_X86,
+	  .x86 = X86("AuthenticAMD", 0x00a00f11u, L7_AVX2 | FH_X86_L7B_SHA,
+		     XCR0_YMM),
+	  .want = { .features = X86_AVX2_ONLY | FH_CPU_X86_SHA,
+		    .vendor = FH_VENDOR_AMD, .family = 25, .model = 1 }, 0,
+	  PICK_X86_AVX2 },
+	{ "SHA extensions without AVX state in XCR0", ISA_X86,
+	  .x86 = X86("AuthenticAMD", 0x00a00f11u, L7_AVX2 | FH_X86_L7B_SHA,
+		     0x03u),
+	  .want = { .features = FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2 |
+				FH_CPU_X86_SHA,
+		    .vendor = FH_VENDOR_AMD, .family = 25, .model = 1 }, 0,
+	  "md5-bmi", "keccak-bmi2", "", "" },
 	{ "Hygon reads as AMD", ISA_X86,
 	  .x86 = X86("HygonGenuine", 0x00900f01u, L7_AVX2, XCR0_YMM),
 	  .want = { .features = X86_AVX2_ONLY, .vendor = FH_VENDOR_AMD,
@@ -326,7 +410,7 @@ static const struct probe_row probe_rows[] = {
 	{ "CPUID below leaf 7: leaf 7 bits ignored", ISA_X86,
 	  .x86 = { .vendor = "GenuineIntel", .max_leaf = 5,
 		   .leaf1_eax = 0x000206c2u, .leaf1_ecx = L1C_AVX,
-		   .leaf7_ebx = L7_AVX2, .xcr0 = XCR0_YMM,
+		   .leaf7_ebx = L7_AVX2 | FH_X86_L7B_SHA, .xcr0 = XCR0_YMM,
 		   .avx512f_sysctl = ABSENT },
 	  .want = { .vendor = FH_VENDOR_INTEL, .family = 6, .model = 44 }, 0,
 	  "md5-portable", "keccak-portable", "", "" },
@@ -337,6 +421,24 @@ static const struct probe_row probe_rows[] = {
 		   .avx512f_sysctl = ABSENT },
 	  .want = { .vendor = FH_VENDOR_UNKNOWN }, 0,
 	  "md5-portable", "keccak-portable", "", "" },
+};
+
+/* The SHA kernels an AArch64 CPU gets: each where its instructions are. */
+static const struct {
+	const char *cpu;
+	uint32_t features;
+	const char *sha1, *sha256, *sha512;
+} arm_sha_rows[] = {
+	{ "Cortex-A72 without crypto (Raspberry Pi 4)", FH_CPU_ARM_ASIMD,
+	  "sha1-portable", "sha256-portable", "sha512-portable" },
+	{ "Cortex-A53 with crypto (SHA1, SHA2)", ARM_CE,
+	  "sha1-ce", "sha256-ce", "sha512-portable" },
+	{ "Neoverse V1, Apple M1 (SHA1, SHA2, SHA512)", ARM_SHA3,
+	  "sha1-ce", "sha256-ce", "sha512-ce" },
+	{ "SHA512 alone", FH_CPU_ARM_SHA512,
+	  "sha1-portable", "sha256-portable", "sha512-ce" },
+	{ "SHA1 alone", FH_CPU_ARM_SHA1,
+	  "sha1-ce", "sha256-portable", "sha512-portable" },
 };
 
 /* Darwin releases against 21.3, the first with AVX-512 trusted. */
@@ -453,6 +555,21 @@ int main(void)
 			continue;
 		expect_picks(r->what, cpu, r->md5, r->keccak, r->md5_multi,
 			     r->keccak_multi);
+		chosen++;
+	}
+	for (size_t i = 0; here == ISA_ARM &&
+			   i < sizeof arm_sha_rows / sizeof arm_sha_rows[0]; i++) {
+		const char *cpu = arm_sha_rows[i].cpu;
+		uint32_t f = arm_sha_rows[i].features;
+
+		expect(cpu, "sha1", fh_kernel_pick(FH_FAMILY_SHA1, false, f),
+		       arm_sha_rows[i].sha1);
+		expect(cpu, "sha256", fh_kernel_pick(FH_FAMILY_SHA256, false, f),
+		       arm_sha_rows[i].sha256);
+		expect(cpu, "sha512", fh_kernel_pick(FH_FAMILY_SHA512, false, f),
+		       arm_sha_rows[i].sha512);
+		printf("%-46s %s %s %s\n", cpu, arm_sha_rows[i].sha1,
+		       arm_sha_rows[i].sha256, arm_sha_rows[i].sha512);
 		chosen++;
 	}
 	for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)
