@@ -1,11 +1,13 @@
 /* test_vectors.c: every expected digest in tests/vectors through the public API.
  *
- * Reads each <algo>.len, <xof>.xof, kt*.tree, kat.txt and rfc9861.txt line
- * and hashes its message with fh_hash (the best kernel) and then with
- * fh_init_kernel on every kernel of the algorithm's family that this CPU
- * runs (for KT128/KT256 the multi-buffer kernels too, which hash the
- * leaves), so a kernel the dispatcher would not pick is still checked
- * against published and independent values.
+ * Reads each <algo>.len, <xof>.xof, kt*.tree, kat.txt, rfc9861.txt and
+ * SHAVS <sha>.short and <sha>.long line and hashes its message with
+ * fh_hash (the best kernel) and then with fh_init_kernel on every kernel
+ * of the algorithm's family that this CPU runs (for KT128/KT256 the
+ * multi-buffer kernels too, which hash the leaves), so a kernel the
+ * dispatcher would not pick is still checked against published and
+ * independent values.  The SHAVS Monte Carlo tests (<sha>.mct) run their
+ * 100,000-hash chains the same way, on the best kernel and on each one.
  * Usage: test_vectors VECTORS_DIR.  Exit 0 all match, 1 any mismatch or
  * unreadable vector file.
  */
@@ -20,7 +22,7 @@
 static const char *const len_files[] = {
 	"md5", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
 	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
-	"kt256",
+	"kt256", "sha1", "sha224", "sha256", "sha384", "sha512",
 };
 static const char *const xof_files[] = {
 	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
@@ -28,6 +30,18 @@ static const char *const xof_files[] = {
 };
 /* KT's chunk-count edges, in the .xof format. */
 static const char *const tree_files[] = { "kt128", "kt256" };
+/* NIST SHAVS: .short, .long and .mct for each. */
+static const char *const shavs_files[] = {
+	"sha1", "sha224", "sha256", "sha384", "sha512",
+};
+
+/* SHAVS ShortMsg has every length 0..block bytes; the .long files keep 33
+ * LongMsg messages (tests/vectors/README); the Monte Carlo test has 100
+ * checkpoints of 1000 hashes (SHAVS 6.4).  Fewer lines means a truncated
+ * file. */
+#define SHAVS_LONG_LINES 33
+#define SHAVS_MCT_CHECKPOINTS 100
+#define SHAVS_MCT_ITERATIONS 1000
 
 /* A .len file must reach past the largest rate several times over; fewer
  * lines means a truncated file, which would quietly shrink the test. */
@@ -420,6 +434,165 @@ static int run_rfc9861(const char *dir)
 	return 0;
 }
 
+/* A SHAVS .short or .long file: MSGLEN MSGHEX MD, MSGHEX "-" when empty. */
+static int run_msg_file(const char *dir, const char *name, const char *ext,
+			unsigned long min_lines)
+{
+	const struct fh_algo *algo = fh_algo_by_name(name);
+	struct tu_lines l;
+	char fname[64];
+	unsigned long lines = 0;
+
+	if (!algo || algo->xof) {
+		printf("FAIL fh_algo_by_name(\"%s\") is not a fixed-length "
+		       "algorithm\n", name);
+		n_failed++;
+		return -1;
+	}
+	snprintf(fname, sizeof fname, "%s.%s", name, ext);
+	if (tu_lines_open(&l, dir, fname)) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		char *end;
+		unsigned long len = strtoul(line, &end, 10);
+		char *msghex = end + 1;
+		char *sp = *end == ' ' ? strchr(msghex, ' ') : NULL;
+		if (end == line || !sp) {
+			malformed(&l, "want MSGLEN MSGHEX MD");
+			break;
+		}
+		*sp = '\0';
+		const char *hex = sp + 1;
+		size_t msghexlen = strcmp(msghex, "-") ? strlen(msghex) : 0;
+		size_t outlen = strlen(hex) / 2;
+		uint8_t *msg = malloc(len ? len : 1);
+		uint8_t *want = malloc(outlen + 1);
+		if (!msg || !want)
+			abort();
+		if (msghexlen != 2 * len || tu_unhex(msg, msghex, msghexlen) ||
+		    tu_unhex(want, hex, strlen(hex))) {
+			malformed(&l, "bad hex, or MSGHEX not MSGLEN bytes");
+		} else if (!outlen_ok(&l, algo, outlen)) {
+			check(&l, algo, msg, len, want, outlen);
+			lines++;
+		}
+		free(msg);
+		free(want);
+	}
+	if (lines < min_lines) {
+		printf("FAIL %s: %lu vectors, expected at least %lu\n", l.path,
+		       lines, min_lines);
+		n_failed++;
+	}
+	tu_lines_close(&l);
+	return 0;
+}
+
+/* One SHAVS Monte Carlo chain on kernel K (NULL: fh_hash's choice): from
+ * SEED, CHECKPOINTS times 1000 hashes of the last three digests, each
+ * checkpoint compared with WANT.  Stops at the first wrong checkpoint,
+ * since every later one depends on it. */
+static void run_mct_chain(const struct tu_lines *l, const struct fh_algo *algo,
+			  const struct fh_kernel *k, const uint8_t *seed,
+			  const uint8_t *want, unsigned checkpoints)
+{
+	const size_t d = algo->digest_bytes;
+	uint8_t m[3 * FH_MAX_DIGEST], md[FH_MAX_DIGEST];
+
+	memcpy(md, seed, d);
+	for (unsigned j = 0; j < checkpoints; j++) {
+		/* MD0 = MD1 = MD2 = seed; M holds MD(i-3) || MD(i-2) || MD(i-1). */
+		for (int p = 0; p < 3; p++)
+			memcpy(m + p * d, md, d);
+		for (unsigned i = 0; i < SHAVS_MCT_ITERATIONS; i++) {
+			if (k)
+				hash_custom(algo, k, m, 3 * d, NULL, 0, md, d);
+			else
+				fh_hash(algo, m, 3 * d, md, d);
+			memmove(m, m + d, 2 * d);
+			memcpy(m + 2 * d, md, d);
+		}
+		n_hashes += SHAVS_MCT_ITERATIONS;
+		if (memcmp(md, want + j * d, d)) {
+			n_failed++;
+			printf("FAIL %s %s Monte Carlo checkpoint %u kernel=%s\n"
+			       "  expected ", l->path, algo->name, j,
+			       k ? k->name : "best");
+			tu_print_hex(stdout, want + j * d, d);
+			printf("\n  got      ");
+			tu_print_hex(stdout, md, d);
+			printf("\n");
+			return;
+		}
+	}
+}
+
+/* A SHAVS .mct file: "seed HEX", then "COUNT MD" for COUNT 0..99. */
+static int run_mct_file(const char *dir, const char *name)
+{
+	const struct fh_algo *algo = fh_algo_by_name(name);
+	struct tu_lines l;
+	char fname[64];
+	uint8_t seed[FH_MAX_DIGEST];
+	uint8_t want[SHAVS_MCT_CHECKPOINTS * FH_MAX_DIGEST];
+	unsigned count = 0;
+	int have_seed = 0;
+
+	if (!algo || algo->xof) {
+		printf("FAIL fh_algo_by_name(\"%s\") is not a fixed-length "
+		       "algorithm\n", name);
+		n_failed++;
+		return -1;
+	}
+	const size_t d = algo->digest_bytes;
+	snprintf(fname, sizeof fname, "%s.mct", name);
+	if (tu_lines_open(&l, dir, fname)) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		char key[16], hex[2 * FH_MAX_DIGEST + 2];
+		if (sscanf(line, "%15s %129s", key, hex) != 2 ||
+		    strlen(hex) != 2 * d) {
+			malformed(&l, "want seed HEX or COUNT HEX, HEX a digest");
+			break;
+		}
+		if (!have_seed) {
+			if (strcmp(key, "seed") || tu_unhex(seed, hex, 2 * d)) {
+				malformed(&l, "want seed HEX first");
+				break;
+			}
+			have_seed = 1;
+			continue;
+		}
+		char *end;
+		unsigned long c = strtoul(key, &end, 10);
+		if (*end || c != count || count >= SHAVS_MCT_CHECKPOINTS ||
+		    tu_unhex(want + count * d, hex, 2 * d)) {
+			malformed(&l, "want COUNT HEX, COUNT 0..99 in order");
+			break;
+		}
+		count++;
+	}
+	if (count != SHAVS_MCT_CHECKPOINTS) {
+		printf("FAIL %s: %u Monte Carlo checkpoints, expected %d\n",
+		       l.path, count, SHAVS_MCT_CHECKPOINTS);
+		n_failed++;
+	} else {
+		n_vectors += count;
+		run_mct_chain(&l, algo, NULL, seed, want, count);
+		const struct fh_kernel *k;
+		for (size_t i = 0; (k = fh_kernel_at(i)); i++)
+			if (k->family == algo->family && fh_kernel_usable(k) &&
+			    tu_kernel_single_stream(k))
+				run_mct_chain(&l, algo, k, seed, want, count);
+	}
+	tu_lines_close(&l);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -438,6 +611,13 @@ int main(int argc, char **argv)
 		run_xof_file(dir, tree_files[i], "tree");
 	run_kat(dir);
 	run_rfc9861(dir);
+	for (size_t i = 0; i < sizeof shavs_files / sizeof *shavs_files; i++) {
+		const struct fh_algo *algo = fh_algo_by_name(shavs_files[i]);
+		unsigned long block = algo ? algo->block_bytes : 0;
+		run_msg_file(dir, shavs_files[i], "short", block + 1);
+		run_msg_file(dir, shavs_files[i], "long", SHAVS_LONG_LINES);
+		run_mct_file(dir, shavs_files[i]);
+	}
 
 	const struct fh_kernel *k;
 	printf("kernels:");
