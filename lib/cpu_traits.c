@@ -29,6 +29,8 @@ uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
 
 	if ((f & FH_CPU_X86_AVX2) && !zen5)
 		f |= FH_CPU_X86_AVX2_NARROW;
+	if ((f & FH_CPU_X86_AVX2) && !(f & FH_CPU_X86_SHA))
+		f |= FH_CPU_X86_NO_SHA;
 	/* Only Apple's cores issue EOR3/RAX1/XAR/BCAX on every vector pipe;
 	 * Neoverse V1/V2 issue them on one of four and N2 on one of two, where
 	 * keccak-gpr is about twice as fast (research/perf-anchors.md §4).

@@ -149,6 +149,8 @@ const struct fh_kernel fh_sha256_avx2x8 = {
 	.family = FH_FAMILY_SHA256,
 	.lanes = 8,
 	.features = FH_CPU_X86_AVX2,
+	/* With SHA-NI, two interleaved streams beat eight lanes. */
+	.prefer = FH_CPU_X86_NO_SHA,
 	.sha256_blocks_xn = fh_sha256_blocks_avx2x8,
 };
 
