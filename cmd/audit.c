@@ -609,6 +609,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	for (size_t i = 0; i < a->nblind; i++)
 		free(a->blind[i]);
 	free(a->blind);
+	free(a->ambiguous);
 	free(a->scope);
 	free(a->news);
 	free(a->changes);

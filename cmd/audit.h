@@ -80,6 +80,13 @@ struct auditor {
 	size_t nscope;
 	uint64_t bad_lines, unreadable, changed, damaged, moved, added, missing;
 	uint64_t duplicates, walk_errors, unchecked, unsettled, kept_missing;
+	/* Entries of untagged lines whose length SHA-3 and SHA-2 share (no
+	 * -a): their index and the SHA-2 algorithm, settled after loading. */
+	struct ambiguous {
+		uint32_t index;
+		uint8_t alt;
+	} *ambiguous;
+	size_t nambiguous, ambiguous_cap;
 	struct newfile **news;
 	size_t nnews, news_cap;
 	struct change *changes;

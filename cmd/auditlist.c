@@ -15,6 +15,7 @@
 #include "audit.h"
 #include "lines.h"
 #include "quote.h"
+#include "settle.h"
 
 void *fh_audit_xmalloc(size_t n)
 {
@@ -126,6 +127,12 @@ static void add_entry(struct auditor *a, struct fh_list_line *l,
 		if (a->first_form < 0)
 			a->first_form = form_of(l);
 		a->any_meta |= meta != NULL;
+		if (l->alt) {
+			fh_audit_grow((void **)&a->ambiguous, &a->ambiguous_cap,
+				      a->nambiguous, sizeof *a->ambiguous);
+			a->ambiguous[a->nambiguous++] = (struct ambiguous){
+				(uint32_t)(a->m.n - 1), (uint8_t)l->alt->id };
+		}
 		break;
 	case FH_ADD_DUPLICATE:
 		fh_audit_duplicate(a, a->list, l, lineno);
@@ -133,6 +140,56 @@ static void add_entry(struct auditor *a, struct fh_list_line *l,
 	case FH_ADD_NOMEM:
 		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
 		exit(STATUS_USAGE);
+	}
+}
+
+/* Untagged lines of a length SHA-3 and SHA-2 share are SHA-3's as read;
+ * as in -c, the first such entry whose file can be read settles its
+ * length for the whole list, by hashing it both ways.  A length none
+ * settles stays SHA-3's. */
+static void settle(struct auditor *a)
+{
+	const struct fh_algo *settled[FH_SHARED_SIZES] = { 0 };
+
+	for (size_t i = 0; i < a->nambiguous; i++) {
+		struct fh_entry *e = &a->m.entries[a->ambiguous[i].index];
+		size_t s = fh_shared_index(e->outlen);
+		const struct fh_algo *const two[2] = {
+			fh_algo_get((enum fh_algo_id)e->algo),
+			fh_algo_get((enum fh_algo_id)a->ambiguous[i].alt) };
+		uint8_t d[2][FH_MAX_DIGEST];
+		uint64_t size;
+
+		if (settled[s] || fh_hash_both(e->name, two, d, &size) != 0)
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (memcmp(d[k], fh_entry_digest(e), e->outlen) == 0)
+				settled[s] = two[k];
+	}
+	bool changed = false;
+
+	for (size_t i = 0; i < a->nambiguous; i++) {
+		struct fh_entry *e = &a->m.entries[a->ambiguous[i].index];
+		const struct fh_algo *s = settled[fh_shared_index(e->outlen)];
+
+		if (s && s->id != e->algo) {
+			e->algo = (uint8_t)s->id;
+			changed = true;
+		}
+	}
+	if (!changed)
+		return;
+	/* The list's one algorithm, for new files, as its entries now say. */
+	a->m.algo = -1;
+	for (size_t i = 0; i < a->m.n && a->m.algo != -2; i++) {
+		const struct fh_entry *e = &a->m.entries[i];
+
+		if (a->m.algo == -1) {
+			a->m.algo = e->algo;
+			a->m.outlen = e->outlen;
+		} else if (a->m.algo != e->algo || a->m.outlen != e->outlen) {
+			a->m.algo = -2;
+		}
 	}
 }
 
@@ -182,6 +239,8 @@ void fh_audit_load(struct auditor *a)
 		fh_error(err, "%s", fh_quotef(a->list, strlen(a->list)));
 		exit(STATUS_USAGE);
 	}
+	if (a->nambiguous && !a->c->against)
+		settle(a);
 }
 
 /* One checksum line (and its metadata line) in FORM. */

@@ -27,9 +27,7 @@
 #include "lines.h"
 #include "operands.h"
 #include "quote.h"
-
-/* Digest lengths that SHA-3 and SHA-2 share: 28, 32, 48, 64 bytes. */
-#define SHARED_SIZES 4
+#include "settle.h"
 
 /* One list being checked; freed when its end is reported. */
 struct list {
@@ -38,7 +36,7 @@ struct list {
 	bool formatted, matched;
 	/* For each shared length, the algorithm its lines were found to
 	 * be, or NULL while none has matched. */
-	const struct fh_algo *settled[SHARED_SIZES];
+	const struct fh_algo *settled[FH_SHARED_SIZES];
 };
 
 enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_SETTLED };
@@ -108,59 +106,6 @@ static bool digest_matches(const struct item *it, const uint8_t *digest,
 	return strncasecmp(buf, it->text, it->digestlen) == 0;
 }
 
-/* Which of the shared lengths OUTLEN is. */
-static size_t shared_index(size_t outlen)
-{
-	return outlen == 28 ? 0 : outlen == 32 ? 1 : outlen == 48 ? 2 : 3;
-}
-
-/* NAME read once, hashed with both ALGOS into DIGESTS; its size into
- * *SIZE.  Returns 0 or an errno value. */
-static int hash_both(const char *name, const struct fh_algo *const algos[2],
-		     uint8_t digests[2][FH_MAX_DIGEST], uint64_t *size)
-{
-	bool in = strcmp(name, "-") == 0;
-	int fd = in ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 18;
-	uint8_t *buf = fd >= 0 ? malloc(cap) : NULL;
-	fh_ctx ctx[2];
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (!buf) {
-		if (!in)
-			close(fd);
-		return ENOMEM;
-	}
-	fh_init(&ctx[0], algos[0]);
-	fh_init(&ctx[1], algos[1]);
-	*size = 0;
-	for (;;) {
-		ssize_t got = read(fd, buf, cap);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			err = errno;
-			break;
-		}
-		if (got == 0)
-			break;
-		fh_update(&ctx[0], buf, (size_t)got);
-		fh_update(&ctx[1], buf, (size_t)got);
-		*size += (uint64_t)got;
-	}
-	free(buf);
-	if (!in)
-		close(fd);
-	if (!err) {
-		fh_final(&ctx[0], digests[0], algos[0]->digest_bytes);
-		fh_final(&ctx[1], digests[1], algos[1]->digest_bytes);
-	}
-	return err;
-}
-
 /* The line L of a length SHA-3 and SHA-2 share, not yet settled for its
  * list: hashed both ways now, and handed on as an EV_SETTLED marker. */
 static void settle(struct checker *k, const struct fh_list_line *l,
@@ -179,12 +124,12 @@ static void settle(struct checker *k, const struct fh_list_line *l,
 	name[l->namelen] = '\0';
 	fh_stdin_read |= strcmp(name, "-") == 0;
 	it->algo = two[0];
-	it->err = hash_both(name, two, d, &it->size);
+	it->err = fh_hash_both(name, two, d, &it->size);
 	for (int i = 0; i < 2 && !it->err; i++) {
 		if (digest_matches(it, d[i], l->outlen, buf)) {
 			it->algo = two[i];
 			it->match = true;
-			k->list->settled[shared_index(l->outlen)] = two[i];
+			k->list->settled[fh_shared_index(l->outlen)] = two[i];
 			break;
 		}
 	}
@@ -274,7 +219,7 @@ static bool next(void *ctx, struct fh_job *job)
 		case FH_LINE_OK: {
 			if (l.alt) {
 				const struct fh_algo *s =
-					k->list->settled[shared_index(l.outlen)];
+					k->list->settled[fh_shared_index(l.outlen)];
 
 				if (!s) {
 					((char *)l.name)[l.namelen] = '\0';

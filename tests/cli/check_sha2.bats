@@ -141,3 +141,22 @@ PROG: digest length for 'SHA2' must be 224, 256, 384, or 512" || return 1
 	expect "-a sha2 -c" 0 "a: OK
 b: OK" "PROG: WARNING: 1 line is improperly formatted"
 }
+
+@test "--audit and --update of a SHA-256 list without -a: settled by content, new lines in SHA-256" {
+	sha256sum a b >S
+	capture got fhsum --audit=S a b
+	expect "audit of sha256sum's list" 0 "a: OK
+b: OK" "" || return 1
+	printf 'three\n' >n
+	capture got fhsum --update=S a b n
+	expect "update adds n" 1 "n: NEW" "PROG: WARNING: 1 new file" || return 1
+	sha256sum -c --strict S >/dev/null || fail "sha256sum -c rejects the updated list:" "$(cat S)"
+	# fhsum's own SHA3-256 list stays SHA3-256.
+	python3 -c "
+import hashlib
+for f in ('a', 'b'):
+    print(hashlib.sha3_256(open(f, 'rb').read()).hexdigest() + '  ' + f)" >S3
+	capture got fhsum --audit=S3 a b
+	expect "audit of a SHA3-256 list" 0 "a: OK
+b: OK" ""
+}
