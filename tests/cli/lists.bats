@@ -74,7 +74,7 @@ as_nobody() {
 	[ -L fd-link ] || fail "the link to a descriptor was replaced"
 	[ "$(id -u)" != 0 ] || [ -c nulldev ] || fail "the device was replaced"
 	mkfifo fifo
-	capture got timeout -k 5 20 "$FHSUM" --update=fifo -r t
+	capture got timeout -k 5 20 "${FHSUM_WRAP[@]}" "$FHSUM" --update=fifo -r t
 	[ "$(cat got.rc)" = 64 ] && [ -p fifo ] || fail "FIFO: exit $(cat got.rc), $(ls -l fifo)"
 	capture got fhsum --update=- -r t
 	[ "$(cat got.rc)" = 64 ] && [ ! -e ./- ] || fail "'-': exit $(cat got.rc); $(ls -A)"
@@ -101,7 +101,7 @@ as_nobody() {
 	chmod -R a+rX t; chmod 300 t/locked; chmod 666 L; chmod 777 .
 	# Run by a user the directory's mode stops (root reads any).
 	local rc=0
-	as_nobody "$FHSUM" --update=L --prune -r t >out 2>err || rc=$?
+	as_nobody "${FHSUM_WRAP[@]}" "$FHSUM" --update=L --prune -r t >out 2>err || rc=$?
 	[ $rc = 77 ] && skip "no unprivileged user to run as"
 	chmod 755 t/locked
 	normalise_err <err >err.n
@@ -127,12 +127,12 @@ as_nobody() {
 	EOF
 	local deep
 	deep=$(find t -name f)
-	(ulimit -n 64 && "$FHSUM" -a md5 -r t) >got.out 2>got.err || fail "exit $?:" "$(head -c 300 got.err)"
+	(ulimit -n 64 && "${FHSUM_WRAP[@]}" "$FHSUM" -a md5 -r t) >got.out 2>got.err || fail "exit $?:" "$(head -c 300 got.err)"
 	md5sum t/top "$deep" | sort >want
 	sort got.out | cmp -s - want || fail "not the two files:" "$(cut -c1-80 got.out)"
 	# An audit with --prune of the same tree under the limit loses nothing.
-	"$FHSUM" -a md5 -r t >L
-	(ulimit -n 64 && "$FHSUM" --update=L --prune -r t) >u.out 2>u.err || fail "update: exit $?: $(cat u.err)"
+	"${FHSUM_WRAP[@]}" "$FHSUM" -a md5 -r t >L
+	(ulimit -n 64 && "${FHSUM_WRAP[@]}" "$FHSUM" --update=L --prune -r t) >u.out 2>u.err || fail "update: exit $?: $(cat u.err)"
 	[ "$(wc -l <L)" = 2 ] || fail "lines lost:" "$(cut -c1-80 L)"
 }
 
@@ -151,7 +151,9 @@ as_nobody() {
 	# Too few descriptors for the engine's files and the walk: whatever
 	# fails must be said, and no line dropped.
 	local rc=0
-	(ulimit -n 12 && exec "$FHSUM" --update=L --prune -j1 -r t) >out 2>err || rc=$?
+	(ulimit -n 12 && exec "${FHSUM_WRAP[@]}" "$FHSUM" --update=L --prune -j1 -r t) >out 2>err || rc=$?
+	[ $rc -lt 126 ] || fail "fhsum did not run: exit $rc:" "$(cat err)"
+	[ $rc = 0 ] || [ -s err ] || fail "exit $rc and nothing said"
 	[ $((rc & 2)) = 0 ] || fail "MISSING under EMFILE: exit $rc:" "$(cat out err)"
 	cmp -s L L.before || { diff L.before L >&2; [ $((rc & 32)) = 32 ] && grep -c . L | grep -qx "$(grep -c . L.before)"; } ||
 		fail "lines changed under EMFILE"
@@ -164,8 +166,8 @@ as_nobody() {
 		rm -f S a/* b/*
 		echo "a$round" >a/x
 		echo "b$round" >b/y
-		"$FHSUM" -a md5 --update=S -r a >/dev/null 2>&1 &
-		"$FHSUM" -a md5 --update=S -r b >/dev/null 2>&1 || :
+		"${FHSUM_WRAP[@]}" "$FHSUM" -a md5 --update=S -r a >/dev/null 2>&1 &
+		"${FHSUM_WRAP[@]}" "$FHSUM" -a md5 --update=S -r b >/dev/null 2>&1 || :
 		wait || :
 		grep -q ' a/x$' S && grep -q ' b/y$' S || { lost=$((lost + 1)); cat S >&2; }
 	done
@@ -233,7 +235,7 @@ PROG: WARNING: 1 file changed" || return 1
 	echo c >t/c
 	chmod -R a+rX t ro; chmod 555 ro; chmod 644 ro/L; chmod 777 .
 	local rc=0
-	as_nobody "$FHSUM" --update=ro/L -r t >out 2>err || rc=$?
+	as_nobody "${FHSUM_WRAP[@]}" "$FHSUM" --update=ro/L -r t >out 2>err || rc=$?
 	[ $rc = 77 ] && skip "no unprivileged user to run as"
 	normalise_err <err >err.n
 	[ $rc = 64 ] || fail "exit $rc, want 64:" "$(cat err.n)"
@@ -302,7 +304,7 @@ PROG: WARNING: 1 file changed" || return 1
 	for opt in --help --version --list-kernels "--benchmark -a md5"; do
 		# shellcheck disable=SC2086
 		capture got fhsum $opt
-		"$FHSUM" $opt >/dev/full 2>err && fail "$opt: exit 0 on a full device"
+		"${FHSUM_WRAP[@]}" "$FHSUM" $opt >/dev/full 2>err && fail "$opt: exit 0 on a full device"
 		grep -q '^fhsum: write error' err || fail "$opt:" "$(cat err)"
 	done
 }
