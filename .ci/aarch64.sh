@@ -47,6 +47,9 @@ declare -A suites=([max]="" [cortex-a53]="--suite kernels")
 # of quietly turning tests into skips.
 declare -A pick_md5=([max]=md5-gpr [cortex-a53]=md5-gpr)
 declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
+declare -A pick_sha1=([max]=sha1-ce [cortex-a53]=sha1-ce)
+declare -A pick_sha256=([max]=sha256-ce [cortex-a53]=sha256-ce)
+declare -A pick_sha512=([max]=sha512-ce [cortex-a53]=sha512-portable)
 declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
 declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 # Both have the SHA1 and SHA2 instructions; only max has SHA512.
@@ -112,7 +115,8 @@ for cpu in "${cpus[@]}"; do
 	step "QEMU_CPU=$cpu: default kernels"
 	debug=$(fh --debug -a md5 /dev/null 2>&1 >/dev/null)
 	picked=$(sed -n 's/^[^:]*: kernel //p' <<<"$debug" | sort | tr '\n' ' ')
-	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" |
+	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" \
+		"${pick_sha1[$cpu]}" "${pick_sha256[$cpu]}" "${pick_sha512[$cpu]}" |
 		sort | tr '\n' ' ')
 	if [ "$picked" = "$want" ]; then
 		ok "picked: $picked"

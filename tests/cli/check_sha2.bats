@@ -97,7 +97,7 @@ c: FAILED" "PROG: WARNING: 1 computed checksum did NOT match"
 
 @test "the file settling a list is read once: standard input as its first line" {
 	sha256sum - <a | sed 's/-$/-/' >L
-	capture got sh -c "\"$FHSUM\" -c L <a"
+	capture got fhsum -c L <a
 	expect "stdin settles" 0 "-: OK" ""
 }
 
