@@ -24,6 +24,7 @@
 #define FH_LIST_LINE_MAX (2 * (size_t)FH_MAX_XOF_BYTES + 2 * (size_t)PATH_MAX + 1024)
 
 struct fh_kernel_set;
+struct fh_exclude;
 
 struct cli {
 	/* The algorithm: given with -a (or by the program's name), else NULL
@@ -50,6 +51,10 @@ struct cli {
 	bool recursive;
 	const char *files_from; /* --files-from / --files0-from, or NULL */
 	int files_delim;        /* '\n' or '\0' */
+	/* --exclude and --exclude-from (exclude.h), or NULL: the names of
+	 * the walk, and the listed names of --audit and --update, that the
+	 * run leaves out. */
+	const struct fh_exclude *exclude;
 	int progress;           /* -1 --no-progress, 0 auto, 1 --progress */
 	/* Lists kept over time (audit.c). */
 	const char *audit;      /* --audit=LIST */

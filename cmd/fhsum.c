@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "engine.h"
+#include "exclude.h"
 #include "kernels.h"
 #include "operands.h"
 #include "quote.h"
@@ -48,6 +50,8 @@ enum {
 	OPT_PRUNE,
 	OPT_NO_WAIT,
 	OPT_JSON,
+	OPT_EXCLUDE,
+	OPT_EXCLUDE_FROM,
 };
 
 static const struct option longopts[] = {
@@ -83,6 +87,8 @@ static const struct option longopts[] = {
 	{ "recursive", no_argument, NULL, 'r' },
 	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 	{ "files0-from", required_argument, NULL, OPT_FILES0_FROM },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "benchmark", no_argument, NULL, OPT_BENCHMARK },
@@ -360,6 +366,51 @@ static void close_stdout(void)
 	}
 }
 
+/* An --exclude pattern or an --exclude-from file, in the order given. */
+struct exclude_arg {
+	const char *arg;
+	bool file;
+};
+
+/* Reads the patterns ARGS give into X, before any file is read: a file of
+ * patterns that cannot be read is a usage error. */
+static void load_excludes(struct fh_exclude *x, const struct exclude_arg *args,
+			  size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *a = args[i].arg;
+
+		if (!args[i].file) {
+			if (!fh_exclude_add(x, a, strlen(a))) {
+				fh_error(ENOMEM, "--exclude");
+				exit(fh_usage_status);
+			}
+			continue;
+		}
+		bool in = strcmp(a, "-") == 0;
+		const char *name = in ? "standard input" : a;
+		int fd = in ? STDIN_FILENO : open(a, O_RDONLY | O_CLOEXEC);
+		uint64_t line = 0;
+
+		if (fd < 0) {
+			fh_error(errno, "cannot open %s for reading", fh_quote(a));
+			exit(fh_usage_status);
+		}
+		fh_stdin_read |= in;
+		int err = fh_exclude_read(x, fd, &line);
+
+		if (!in)
+			close(fd);
+		if (err == ENAMETOOLONG)
+			fh_error(0, "%s:%" PRIu64 ": pattern longer than %d bytes",
+				 fh_quotef(name, strlen(name)), line, FH_EXCLUDE_LINE_MAX);
+		else if (err)
+			fh_error(err, "%s", fh_quotef(name, strlen(name)));
+		if (err)
+			exit(fh_usage_status);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .binary = -1 };
@@ -369,6 +420,10 @@ int main(int argc, char **argv)
 	const char *length_arg = NULL;
 	bool list = false, bench = false, untagged = false;
 	int opt;
+	struct exclude_arg *excludes = calloc(argc > 0 ? (size_t)argc : 1,
+					      sizeof *excludes);
+	size_t nexcludes = 0;
+	struct fh_exclude exclude;
 
 	fh_std_fds_open();
 	setlocale(LC_ALL, "");
@@ -380,6 +435,11 @@ int main(int argc, char **argv)
 	}
 	fh_out_init();
 	atexit(close_stdout);
+	if (!excludes) {
+		fh_error(ENOMEM, "%s", fh_prog);
+		return EXIT_FAILURE;
+	}
+	fh_exclude_init(&exclude);
 	default_from_name(&c);
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 	if (feed && strcmp(feed, "map") == 0)
@@ -426,6 +486,12 @@ int main(int argc, char **argv)
 		case 'r': c.recursive = true; break;
 		case OPT_FILES_FROM: c.files_from = optarg; c.files_delim = '\n'; break;
 		case OPT_FILES0_FROM: c.files_from = optarg; c.files_delim = '\0'; break;
+		case OPT_EXCLUDE:
+			excludes[nexcludes++] = (struct exclude_arg){ optarg, false };
+			break;
+		case OPT_EXCLUDE_FROM:
+			excludes[nexcludes++] = (struct exclude_arg){ optarg, true };
+			break;
 		case OPT_PROGRESS: c.progress = 1; break;
 		case OPT_NO_PROGRESS: c.progress = -1; break;
 		case OPT_BENCHMARK: bench = true; break;
@@ -470,6 +536,17 @@ int main(int argc, char **argv)
 		usage_error("--prune needs --update", NULL);
 	if (c.no_wait && !c.update)
 		usage_error("--no-wait needs --update", NULL);
+	/* Patterns leave out names of a walk or of a list: nothing else
+	 * has names to leave out. */
+	if (nexcludes && !c.recursive && !auditing)
+		usage_error("%s needs -r, --audit or --update",
+			    excludes[0].file ? "--exclude-from" : "--exclude");
+	for (size_t i = 0; i < nexcludes; i++)
+		if (excludes[i].file && strcmp(excludes[i].arg, "-") == 0 &&
+		    c.files_from && strcmp(c.files_from, "-") == 0)
+			usage_error("--exclude-from and %s cannot both read "
+				    "standard input", c.files_delim ? "--files-from"
+								    : "--files0-from");
 	/* A list that is written is replaced by a rename: standard output
 	 * cannot be. */
 	if (c.update && strcmp(c.update, "-") == 0)
@@ -551,12 +628,16 @@ int main(int argc, char **argv)
 		return fh_benchmark(bench_algo);
 	if (c.debug)
 		fh_kernels_debug(c.kernels);
+	load_excludes(&exclude, excludes, nexcludes);
+	if (fh_exclude_any(&exclude))
+		c.exclude = &exclude;
 
 	struct operands ops = {
 		.argv = argv + optind,
 		.argc = argc - optind,
 		.from = -1,
 		.recursive = c.recursive,
+		.exclude = c.exclude,
 	};
 	bool from_stdin = false;
 
@@ -614,6 +695,8 @@ int main(int argc, char **argv)
 		status = (c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops))
 			 ? EXIT_SUCCESS : EXIT_FAILURE;
 	fh_operands_free(&ops);
+	fh_exclude_free(&exclude);
+	free(excludes);
 	if (ops.from >= 0 && !from_stdin)
 		close(ops.from);
 	fh_out_flush();

@@ -66,6 +66,14 @@ Inputs and speed:\n\
   -r, --recursive       hash the regular files under directory operands\n\
       --files-from=F    read the names from F, one per line (F - is stdin)\n\
       --files0-from=F   read the names from F, separated by NUL bytes\n\
+      --exclude=PATTERN\n\
+                        with -r, --audit or --update, leave out the names\n\
+                        PATTERN matches ('*', '?', [...], '**'): without\n\
+                        '/', any last name; with '/', the path from the\n\
+                        directory operand; a trailing '/' matches\n\
+                        directories, which are not entered (repeatable)\n\
+      --exclude-from=F  read such patterns from F, one a line, '#' lines\n\
+                        skipped (F - is stdin)\n\
   -j, --threads=N       hash with N threads, 1..1024 (default: one per CPU)\n\
       --no-mmap         read every file, map none\n\
       --io-depth=N      keep N reads in flight ahead of the hashing threads\n\

@@ -1,7 +1,9 @@
 /* operands.c: the names a run works on, streamed.  Under -r a directory
  * is walked depth first, each directory's entries sorted byte-wise;
  * symbolic links met in the walk are not followed, and only regular files
- * are yielded. */
+ * are yielded.  Names that --exclude leaves out are passed over, and
+ * directories it leaves out are not opened; the operands themselves are
+ * never matched. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exclude.h"
 #include "manifest.h"
 #include "operands.h"
 #include "quote.h"
@@ -218,6 +221,13 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 			*err = ENOMEM;
 			return true;
 		}
+		const char *rel = p + o->rel_at;
+		size_t rlen = strlen(rel);
+
+		/* A pattern for files and directories alike needs no type:
+		 * an entry it leaves out is not even stat'ed. */
+		if (o->exclude && fh_excluded(o->exclude, rel, rlen, false))
+			continue;
 		if (type == DT_UNKNOWN) {
 			if (lstat(p, &st) != 0) {
 				*path = p;
@@ -228,6 +238,8 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 										: DT_UNKNOWN;
 		}
 		if (type == DT_DIR) {
+			if (o->exclude && fh_excluded(o->exclude, rel, rlen, true))
+				continue;
 			char *dir = strdup(p);
 
 			*err = dir ? push(o, dir) : ENOMEM;
@@ -268,6 +280,11 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 		char *root = strdup(name);
 
 		*err = root ? push(o, fh_path_tidy(root)) : ENOMEM;
+		if (root) {
+			size_t rl = strlen(root);
+
+			o->rel_at = rl + (rl && root[rl - 1] != '/');
+		}
 		free(root);
 		if (!*err)
 			return fh_operands_next(o, path, err);

@@ -11,6 +11,7 @@
 #include "lines.h"
 
 struct walk_level;
+struct fh_exclude;
 
 struct operands {
 	char **argv;            /* remaining command-line operands */
@@ -21,6 +22,11 @@ struct operands {
 	uint64_t names_read;    /* of them so far */
 	bool from_ended;        /* FROM met its end or a read error */
 	bool recursive;
+	/* Names of the walk that --exclude leaves out, or NULL: matched by
+	 * their path from the directory operand, which starts REL_AT bytes
+	 * into the path. */
+	const struct fh_exclude *exclude;
+	size_t rel_at;
 	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
 	struct walk_level *walk; /* the directory being walked, innermost */
 	struct walk_level *last; /* where the last name came from, or NULL */

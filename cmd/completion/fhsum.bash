@@ -39,6 +39,8 @@ _fhsum_options='
 -r --recursive      -
 -  --files-from     file
 -  --files0-from    file
+-  --exclude        value
+-  --exclude-from   file
 -j --threads        value
 -  --no-mmap        -
 -  --io-depth       value

@@ -105,6 +105,7 @@ suite() { # LABEL: every case, in this shell
 
 	expect 'fhsum --no-' --no-mmap --no-names --no-progress --no-wait
 	expect 'fhsum --ignore' --ignore-missing
+	expect 'fhsum --excl' --exclude= --exclude-from=
 	complete_line 'fhsum -'
 	[[ $'\n'$got == *$'\n-a\n'* && $'\n'$got == *$'\n--check\n'* ]] ||
 		fail "'fhsum -' offered neither -a nor --check"
@@ -118,6 +119,8 @@ suite() { # LABEL: every case, in this shell
 		expect 'fhsum -j 4 --io-depth 8 b' 'b file'
 		expect 'fhsum --files-from=' -x a.sums 'b file' sub
 		expect 'fhsum --files0-from s' sub
+		expect 'fhsum --exclude-from=' -x a.sums 'b file' sub
+		expect 'fhsum -r --exclude ' # a pattern: nothing offered
 		expect 'fhsum -- -' -x
 		expect 'fhsum -a -- ' -x a.sums 'b file' sub
 		exit $failures
