@@ -23,6 +23,7 @@
 
 #include "audit.h"
 #include "engine.h"
+#include "exclude.h"
 #include "quote.h"
 
 /* What a job of the walk is. */
@@ -380,14 +381,50 @@ static bool in_scope(const struct auditor *a, const struct fh_entry *e)
 	return false;
 }
 
+/* Whether --exclude hides the listed name KEY (KLEN bytes, as
+ * fh_name_key gives it): by its path from each directory operand it lies
+ * under, as the walk would have met it; under none (a file operand,
+ * --files-from, --against), by its name as listed. */
+static bool hidden(const struct auditor *a, const char *key, size_t klen)
+{
+	const struct fh_exclude *x = a->c->exclude;
+	bool under = false;
+
+	if (!fh_exclude_any(x))
+		return false;
+	for (size_t i = 0; i < a->nscope; i++) {
+		const char *s = a->scope[i];
+		size_t n = strlen(s);
+		const char *rel = NULL;
+
+		if (n == 1 && s[0] == '.')
+			rel = key;
+		else if (klen > n && memcmp(key, s, n) == 0 &&
+			 (key[n] == '/' || s[n - 1] == '/'))
+			rel = key + n + (key[n] == '/');
+		if (!rel)
+			continue;
+		under = true;
+		if (fh_excluded_path(x, rel, klen - (size_t)(rel - key)))
+			return true;
+	}
+	return !under && fh_excluded_path(x, key, klen);
+}
+
 static void finish(struct auditor *a)
 {
 	const struct cli *c = a->c;
 
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
+		size_t klen;
+		const char *key;
 
 		if ((e->flags & FH_ENTRY_SEEN) || !in_scope(a, e))
+			continue;
+		/* Left out by --exclude: kept as it is, never missing. */
+		key = fh_name_key(e->name, e->namelen, &klen);
+		if (hidden(a, key, klen))
 			continue;
 		/* Under a directory the walk could not read, a listed file
 		 * may well be there: not checked, never missing. */
@@ -501,8 +538,14 @@ static void against_entry(struct auditor *a, struct fh_list_line *l,
 			  uint64_t lineno)
 {
 	struct fh_entry *e = fh_manifest_find(&a->m, l->name, l->namelen);
+	size_t klen;
+	const char *key = fh_name_key(l->name, l->namelen, &klen);
 
 	(void)lineno;
+	/* Neither new nor compared; LIST's line for it, hidden too, is not
+	 * missing either (finish). */
+	if (hidden(a, key, klen))
+		return;
 	if (!e) {
 		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta,
 			 meta ? meta->size : UINT64_MAX);
