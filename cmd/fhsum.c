@@ -628,16 +628,12 @@ int main(int argc, char **argv)
 		return fh_benchmark(bench_algo);
 	if (c.debug)
 		fh_kernels_debug(c.kernels);
-	load_excludes(&exclude, excludes, nexcludes);
-	if (fh_exclude_any(&exclude))
-		c.exclude = &exclude;
 
 	struct operands ops = {
 		.argv = argv + optind,
 		.argc = argc - optind,
 		.from = -1,
 		.recursive = c.recursive,
-		.exclude = c.exclude,
 	};
 	bool from_stdin = false;
 
@@ -687,6 +683,10 @@ int main(int argc, char **argv)
 		ops.argv = dash;
 		ops.argc = 1;
 	}
+	/* After every usage error, before any file is read. */
+	load_excludes(&exclude, excludes, nexcludes);
+	if (fh_exclude_any(&exclude))
+		c.exclude = ops.exclude = &exclude;
 	int status;
 
 	if (auditing)
