@@ -337,6 +337,7 @@ bool fh_operands_meta(const struct operands *o, const char *path,
 		return false;
 	m->size = (uint64_t)st.st_size;
 	fh_stat_mtime(&st, &m->sec, &m->nsec);
+	m->verified = 0;
 	return true;
 }
 

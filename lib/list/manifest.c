@@ -79,26 +79,46 @@ bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m)
 			return false;
 		sec = sec * 10 + (uint64_t)(line[i] - '0');
 	}
-	if (!digits || i >= len || line[i] != '.' || len - i != 10)
+	if (!digits || i >= len || line[i] != '.' || len - i < 10)
 		return false;
-	for (i++; i < len; i++) {
+	for (size_t end = i + 10; ++i < end;) {
 		if (line[i] < '0' || line[i] > '9')
 			return false;
 		nsec = nsec * 10 + (uint32_t)(line[i] - '0');
 	}
+
+	static const char stamp[] = " verified=";
+	uint64_t verified = 0;
+
+	if (i < len) {
+		if (len - i < sizeof stamp || memcmp(line + i, stamp, sizeof stamp - 1) != 0)
+			return false;
+		for (i += sizeof stamp - 1; i < len; i++) {
+			if (line[i] < '0' || line[i] > '9' || verified > (uint64_t)INT64_MAX / 10 - 1)
+				return false;
+			verified = verified * 10 + (uint64_t)(line[i] - '0');
+		}
+		if (!verified)
+			return false;
+	}
 	m->size = size;
 	m->sec = neg ? -(int64_t)sec : (int64_t)sec;
 	m->nsec = nsec;
+	m->verified = (int64_t)verified;
 	return true;
 }
 
 size_t fh_meta_format(char *out, const struct fh_meta *m)
 {
-	int n = snprintf(out, FH_META_MAX, "#fhsum size=%llu mtime=%s%llu.%09u\n",
+	char stamp[32] = "";
+
+	if (m->verified > 0)
+		snprintf(stamp, sizeof stamp, " verified=%lld", (long long)m->verified);
+	int n = snprintf(out, FH_META_MAX, "#fhsum size=%llu mtime=%s%llu.%09u%s\n",
 			 (unsigned long long)m->size, m->sec < 0 ? "-" : "",
 			 (unsigned long long)(m->sec < 0 ? -(uint64_t)m->sec
 							 : (uint64_t)m->sec),
-			 (unsigned)m->nsec);
+			 (unsigned)m->nsec, stamp);
 
 	return n > 0 && n < FH_META_MAX ? (size_t)n : 0;
 }
@@ -177,6 +197,7 @@ bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m)
 	memcpy(&m->size, q, sizeof m->size);
 	memcpy(&m->sec, q + 8, sizeof m->sec);
 	memcpy(&m->nsec, q + 16, sizeof m->nsec);
+	memcpy(&m->verified, q + 20, sizeof m->verified);
 	return true;
 }
 
@@ -380,7 +401,8 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 	/* At most 70% full: probes stay short. */
 	if (10 * (m->n + 1) > 7 * m->name_slots && !grow_names(m))
 		return FH_ADD_NOMEM;
-	size_t metalen = meta ? sizeof meta->size + sizeof meta->sec + sizeof meta->nsec : 0;
+	size_t metalen = meta ? sizeof meta->size + sizeof meta->sec + sizeof meta->nsec +
+				sizeof meta->verified : 0;
 	char *p = store(m, l->namelen + 1 + l->outlen + metalen);
 
 	if (!p)
@@ -394,6 +416,7 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 		memcpy(q, &meta->size, sizeof meta->size);
 		memcpy(q + 8, &meta->sec, sizeof meta->sec);
 		memcpy(q + 16, &meta->nsec, sizeof meta->nsec);
+		memcpy(q + 20, &meta->verified, sizeof meta->verified);
 	}
 
 	struct fh_entry *e = &m->entries[m->n];

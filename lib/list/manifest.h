@@ -16,23 +16,27 @@
 #include "fhsum.h"
 
 /* A file's size and modification time, as "#fhsum size=N mtime=S.N"
- * records them. */
+ * records them, and when a scrub last found its content good
+ * ("verified=T"). */
 struct fh_meta {
 	uint64_t size;
 	int64_t sec;
 	uint32_t nsec;
+	int64_t verified;       /* UTC seconds; 0: never verified */
 };
 
 /* The longest "#fhsum ..." line fh_meta_format writes, its '\n' included. */
-#define FH_META_MAX 80
+#define FH_META_MAX 112
 
 /* Reads a metadata comment line (LEN bytes, no line end; a trailing '\r'
  * is allowed): "#fhsum size=N mtime=S.NNNNNNNNN" with nine digits of
- * nanoseconds.  False for any other line. */
+ * nanoseconds, then optionally " verified=T" (T > 0).  False for any
+ * other line. */
 bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m);
 /* Writes M's line, '\n' included, to OUT (FH_META_MAX bytes); returns its
  * length. */
 size_t fh_meta_format(char *out, const struct fh_meta *m);
+/* Whether A and B describe one state of a file (stamps aside). */
 static inline bool fh_meta_equal(const struct fh_meta *a, const struct fh_meta *b)
 {
 	return a->size == b->size && a->sec == b->sec && a->nsec == b->nsec;

@@ -37,6 +37,19 @@ static void test_meta(void)
 	      m.size == 0 && m.sec == 5 && m.nsec == 999999999);
 	CHECK(fh_meta_parse("#fhsum size=1 mtime=-1.500000000", 32, &m) && m.sec == -1);
 	CHECK(fh_meta_format(out, &m) == 33 && memcmp(out, "#fhsum size=1 mtime=-1.500000000\n", 33) == 0);
+	/* A scrub's stamp. */
+	static const char stamped[] = "#fhsum size=7 mtime=1700000000.000000000 verified=1765000000";
+
+	CHECK(fh_meta_parse(stamped, strlen(stamped), &m) && m.size == 7 &&
+	      m.verified == 1765000000);
+	CHECK(fh_meta_format(out, &m) == strlen(stamped) + 1 &&
+	      memcmp(out, stamped, strlen(stamped)) == 0);
+	CHECK(fh_meta_parse(line, strlen(line), &m) && m.verified == 0);
+	m.size = 999999999999999999;
+	m.sec = -999999999999999999;
+	m.verified = 999999999999999999;
+	CHECK(fh_meta_format(out, &m) > 0 && fh_meta_parse(out, strlen(out) - 1, &m) &&
+	      m.size == 999999999999999999 && m.sec == -999999999999999999 && m.verified == 999999999999999999);
 	/* Anything else is a plain comment. */
 	static const char *const bad[] = {
 		"#fhsum size=1 mtime=5.99999999",     /* eight digits */
@@ -49,6 +62,13 @@ static void test_meta(void)
 		"#fhsum size=99999999999999999999 mtime=5.000000000",
 		"#fhsum size=1 mtime=5.00000000a",
 		"#fhsum size=1 mtime=5.000000000 ",
+		"#fhsum size=1 mtime=5.000000000 verified=",
+		"#fhsum size=1 mtime=5.000000000 verified=0",
+		"#fhsum size=1 mtime=5.000000000 verified=-5",
+		"#fhsum size=1 mtime=5.000000000 verified=12x",
+		"#fhsum size=1 mtime=5.000000000 verified=1 ",
+		"#fhsum size=1 mtime=5.000000000  verified=1",
+		"#fhsum size=1 mtime=5.000000000 verified=99999999999999999999",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		if (fh_meta_parse(bad[i], strlen(bad[i]), &m)) {
