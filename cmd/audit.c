@@ -41,7 +41,7 @@ struct rec {
 /* ------------------------------------------------------------------ */
 /* Reporting. */
 
-static void report(struct auditor *a, const char *name, size_t len,
+void fh_audit_report(struct auditor *a, const char *name, size_t len,
 		   enum fh_status st, int algo, const uint8_t *digest,
 		   size_t outlen, const struct fh_meta *meta, int err,
 		   const char *from, size_t fromlen)
@@ -66,6 +66,8 @@ static void report(struct auditor *a, const char *name, size_t len,
 	}
 	if (meta)
 		fh_json_uint("size", meta->size);
+	if (meta && meta->verified > 0)
+		fh_json_uint("verified", (uint64_t)meta->verified);
 	fh_json_str("status", fh_status_word(st));
 	if (from)
 		fh_json_name("from", from, fromlen);
@@ -74,7 +76,7 @@ static void report(struct auditor *a, const char *name, size_t len,
 	fh_json_end();
 }
 
-static void note_change(struct auditor *a, struct change ch)
+void fh_audit_note_change(struct auditor *a, struct change ch)
 {
 	fh_audit_grow((void **)&a->changes, &a->changes_cap, a->nchanges, sizeof ch);
 	a->changes[a->nchanges++] = ch;
@@ -123,7 +125,7 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 			uint8_t *d = fh_audit_xmalloc(e->outlen);
 
 			memcpy(d, digest, e->outlen);
-			note_change(a, (struct change){
+			fh_audit_note_change(a, (struct change){
 				.e = e, .action = REPLACE, .digest = d,
 				.meta = with_meta ? *now : (struct fh_meta){ 0 },
 				.has_meta = with_meta });
@@ -133,14 +135,14 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 	}
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	report(a, path, len, st, e->algo, digest, e->outlen, shown, 0, NULL, 0);
+	fh_audit_report(a, path, len, st, e->algo, digest, e->outlen, shown, 0, NULL, 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* The walk: the engine's producer and consumer. */
 
 /* Whether PATH (LEN bytes) is the list itself. */
-static bool is_self(const struct auditor *a, const char *path, size_t len)
+bool fh_audit_is_self(const struct auditor *a, const char *path, size_t len)
 {
 	size_t blen = a->self_known ? strlen(a->self_base) : 0;
 	struct stat st;
@@ -173,14 +175,14 @@ static bool next(void *ctx, struct fh_job *job)
 	int stat_err = 0;
 	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
 
-	if (is_self(a, path, len)) {
+	if (fh_audit_is_self(a, path, len)) {
 		/* The list is no entry of itself: its digest is stale the
 		 * moment it is written.  A line for it (from a list made by
 		 * "fhsum -r p > p/SUMS") is ignored, and --update drops it. */
 		if (e && !(e->flags & FH_ENTRY_SEEN)) {
 			e->flags |= FH_ENTRY_SEEN;
 			if (a->update)
-				note_change(a, (struct change){ .e = e, .action = DROP });
+				fh_audit_note_change(a, (struct change){ .e = e, .action = DROP });
 		}
 		r->kind = K_TRUSTED;
 		return true;
@@ -283,7 +285,7 @@ static void done(void *ctx, struct fh_job *job)
 		} else if (job->err) {
 			fh_report_input_error(job->path, job->err);
 			a->unreadable++;
-			report(a, job->path, len, FH_ST_UNREADABLE, job->algo->id,
+			fh_audit_report(a, job->path, len, FH_ST_UNREADABLE, job->algo->id,
 			       NULL, 0, NULL, job->err,
 			       NULL, 0);
 		} else {
@@ -298,13 +300,14 @@ static void done(void *ctx, struct fh_job *job)
 			 * so that the next update reads it again. */
 			if (r->has_before)
 				now = &r->before;
-			if (has_after) {
-				shown = &after;
-			} else {
-				/* What was hashed, for --json's size. */
+			if (!has_after) /* what was hashed, for --json's size */
 				after = (struct fh_meta){ .size = job->size };
-				shown = &after;
-			}
+			shown = &after;
+			/* --json's "verified": the listed stamp. */
+			struct fh_meta listed;
+
+			if (r->kind == K_PRESENT && fh_entry_meta(r->e, &listed))
+				after.verified = listed.verified;
 			if (a->update && r->has_before && !stable) {
 				/* The digest is of no state the file was in: no
 				 * line records it; a listed one stays as it was,
@@ -337,7 +340,7 @@ static void done(void *ctx, struct fh_job *job)
 
 /* The operands' names, for which entries the run expects: "d" covers "d"
  * and "d/...", "." everything. */
-static void set_scope(struct auditor *a)
+void fh_audit_set_scope(struct auditor *a)
 {
 	if (a->ops->from >= 0) {
 		a->expect_all = true;
@@ -364,7 +367,7 @@ static void set_scope(struct auditor *a)
 	}
 }
 
-static bool in_scope(const struct auditor *a, const struct fh_entry *e)
+bool fh_audit_in_scope(const struct auditor *a, const struct fh_entry *e)
 {
 	size_t klen;
 	const char *key = fh_name_key(e->name, e->namelen, &klen);
@@ -385,7 +388,7 @@ static bool in_scope(const struct auditor *a, const struct fh_entry *e)
  * fh_name_key gives it): by its path from each directory operand it lies
  * under, as the walk would have met it; under none (a file operand,
  * --files-from, --against), by its name as listed. */
-static bool hidden(const struct auditor *a, const char *key, size_t klen)
+bool fh_audit_hidden(const struct auditor *a, const char *key, size_t klen)
 {
 	const struct fh_exclude *x = a->c->exclude;
 	bool under = false;
@@ -420,11 +423,11 @@ static void finish(struct auditor *a)
 		size_t klen;
 		const char *key;
 
-		if ((e->flags & FH_ENTRY_SEEN) || !in_scope(a, e))
+		if ((e->flags & FH_ENTRY_SEEN) || !fh_audit_in_scope(a, e))
 			continue;
 		/* Left out by --exclude: kept as it is, never missing. */
 		key = fh_name_key(e->name, e->namelen, &klen);
-		if (hidden(a, key, klen))
+		if (fh_audit_hidden(a, key, klen))
 			continue;
 		/* Under a directory the walk could not read, a listed file
 		 * may well be there: not checked, never missing. */
@@ -447,12 +450,12 @@ static void finish(struct auditor *a)
 			a->moved++;
 			struct fh_meta sz = { .size = n->size };
 
-			report(a, n->name, n->len, FH_ST_MOVED, n->algo, n->digest,
+			fh_audit_report(a, n->name, n->len, FH_ST_MOVED, n->algo, n->digest,
 			       n->outlen, n->size != UINT64_MAX ? &sz : NULL, 0,
 			       e->name, e->namelen);
 			if (a->update && c->prune) {
 				n->renamed = true;
-				note_change(a, (struct change){
+				fh_audit_note_change(a, (struct change){
 					.e = e, .action = RENAME, .name = n->name,
 					.len = n->len, .meta = n->meta,
 					.has_meta = n->has_meta &&
@@ -463,7 +466,7 @@ static void finish(struct auditor *a)
 		a->added++;
 		struct fh_meta sz = { .size = n->size };
 
-		report(a, n->name, n->len, FH_ST_NEW, n->algo, n->digest, n->outlen,
+		fh_audit_report(a, n->name, n->len, FH_ST_NEW, n->algo, n->digest, n->outlen,
 		       n->size != UINT64_MAX ? &sz : NULL, 0, NULL, 0);
 	}
 	for (size_t i = 0; i < a->m.n; i++) {
@@ -479,11 +482,11 @@ static void finish(struct auditor *a)
 			continue;
 		}
 		a->missing++;
-		report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
+		fh_audit_report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
 		       fh_entry_digest(e), e->outlen,
 		       fh_entry_meta(e, &listed) ? &listed : NULL, 0, NULL, 0);
 		if (a->update)
-			note_change(a, (struct change){ .e = e, .action = DROP });
+			fh_audit_note_change(a, (struct change){ .e = e, .action = DROP });
 	}
 }
 
@@ -493,7 +496,7 @@ static void warn_count(uint64_t n, const char *one, const char *many)
 		fh_error(0, "WARNING: %" PRIu64 " %s", n, n == 1 ? one : many);
 }
 
-static int status_of(struct auditor *a)
+int fh_audit_status(struct auditor *a)
 {
 	const struct cli *c = a->c;
 
@@ -544,7 +547,7 @@ static void against_entry(struct auditor *a, struct fh_list_line *l,
 	(void)lineno;
 	/* Neither new nor compared; LIST's line for it, hidden too, is not
 	 * missing either (finish). */
-	if (hidden(a, key, klen))
+	if (fh_audit_hidden(a, key, klen))
 		return;
 	if (!e) {
 		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta,
@@ -561,11 +564,31 @@ static void against_entry(struct auditor *a, struct fh_list_line *l,
 
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	report(a, l->name, l->namelen, st, l->algo->id, digest, l->outlen, meta, 0,
+	fh_audit_report(a, l->name, l->namelen, st, l->algo->id, digest, l->outlen, meta, 0,
 	       NULL, 0);
 }
 
 /* ------------------------------------------------------------------ */
+
+void fh_audit_free(struct auditor *a)
+{
+	for (size_t i = 0; i < a->nnews; i++)
+		free(a->news[i]);
+	for (size_t i = 0; i < a->nchanges; i++)
+		if (a->changes[i].action == REPLACE)
+			free(a->changes[i].digest);
+	for (size_t i = 0; i < a->nscope; i++)
+		free(a->scope[i]);
+	for (size_t i = 0; i < a->nblind; i++)
+		free(a->blind[i]);
+	free(a->blind);
+	free(a->ambiguous);
+	free(a->scope);
+	free(a->news);
+	free(a->changes);
+	fh_manifest_free(&a->m);
+	free(a);
+}
 
 int fh_audit(const struct cli *c, struct operands *ops)
 {
@@ -618,7 +641,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	} else {
 		struct fh_engine_opts eo;
 
-		set_scope(a);
+		fh_audit_set_scope(a);
 		fh_engine_opts_for(c, &eo);
 		int err = fh_engine_run(&eo, next, done, a);
 
@@ -640,23 +663,8 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		fh_listfile_release(&a->lf);
 	}
 	if (!status)
-		status = status_of(a);
+		status = fh_audit_status(a);
 
-	for (size_t i = 0; i < a->nnews; i++)
-		free(a->news[i]);
-	for (size_t i = 0; i < a->nchanges; i++)
-		if (a->changes[i].action == REPLACE)
-			free(a->changes[i].digest);
-	for (size_t i = 0; i < a->nscope; i++)
-		free(a->scope[i]);
-	for (size_t i = 0; i < a->nblind; i++)
-		free(a->blind[i]);
-	free(a->blind);
-	free(a->ambiguous);
-	free(a->scope);
-	free(a->news);
-	free(a->changes);
-	fh_manifest_free(&a->m);
-	free(a);
+	fh_audit_free(a);
 	return status;
 }

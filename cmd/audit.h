@@ -39,13 +39,15 @@ struct newfile {
 	char name[];
 };
 
-/* A line --update writes differently. */
-enum action { REPLACE, DROP, RENAME };
+/* A line --update (or --scrub) writes differently.  STAMP gives the
+ * line a new metadata line (a scrub found it good) and copies the
+ * checksum line itself byte for byte. */
+enum action { REPLACE, DROP, RENAME, STAMP };
 
 struct change {
 	struct fh_entry *e;
 	enum action action;
-	struct fh_meta meta;
+	struct fh_meta meta;    /* STAMP: the state verified, and when */
 	bool has_meta;
 	uint8_t *digest;        /* REPLACE: the new digest */
 	const char *name;       /* RENAME: the new name */
@@ -114,5 +116,28 @@ void fh_audit_duplicate(struct auditor *a, const char *list,
 void fh_audit_load(struct auditor *a);
 /* Writes the new list: 0, or 64 with the reason said. */
 int fh_audit_write_list(struct auditor *a);
+
+/* Shared with the scrub (scrub.c). */
+
+/* Says a file's status (or its --json record); --quiet drops OK lines,
+ * --status every line.  META, when given, is the size shown, and its
+ * stamp, when it has one, --json's "verified". */
+void fh_audit_report(struct auditor *a, const char *name, size_t len,
+		     enum fh_status st, int algo, const uint8_t *digest,
+		     size_t outlen, const struct fh_meta *meta, int err,
+		     const char *from, size_t fromlen);
+void fh_audit_note_change(struct auditor *a, struct change ch);
+/* Whether PATH (LEN bytes) is the list itself. */
+bool fh_audit_is_self(const struct auditor *a, const char *path, size_t len);
+/* Which entries the operands name (fh_audit_in_scope), and which of
+ * them --exclude hides (by their name key, as fh_name_key gives it). */
+void fh_audit_set_scope(struct auditor *a);
+bool fh_audit_in_scope(const struct auditor *a, const struct fh_entry *e);
+bool fh_audit_hidden(const struct auditor *a, const char *key, size_t klen);
+/* The counts said as warnings (unless --status); returns the exit
+ * status's bits. */
+int fh_audit_status(struct auditor *a);
+/* Frees A and everything it holds. */
+void fh_audit_free(struct auditor *a);
 
 #endif

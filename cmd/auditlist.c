@@ -243,13 +243,19 @@ void fh_audit_load(struct auditor *a)
 		settle(a);
 }
 
+static void put_meta(struct fh_listout *w, const struct fh_meta *meta)
+{
+	char m[FH_META_MAX];
+
+	fh_listout_put(w, m, fh_meta_format(m, meta));
+}
+
 /* One checksum line (and its metadata line) in FORM. */
 static void put_line(struct auditor *a, struct fh_listout *w, int form,
 		     const struct fh_algo *algo, const uint8_t *digest,
 		     size_t outlen, const char *name, size_t len,
 		     const struct fh_meta *meta)
 {
-	char m[FH_META_MAX];
 	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(a->text, digest, outlen)
 					      : 2 * outlen;
 	char *line = fh_audit_xmalloc(fh_format_size(textlen, len));
@@ -257,7 +263,7 @@ static void put_line(struct auditor *a, struct fh_listout *w, int form,
 	if (!(form & FH_FMT_BASE64))
 		fh_hex(a->text, digest, outlen);
 	if (meta)
-		fh_listout_put(w, m, fh_meta_format(m, meta));
+		put_meta(w, meta);
 	fh_listout_put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
 				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
 	free(line);
@@ -303,9 +309,16 @@ static int rewrite(struct auditor *a, int in, struct fh_listout *w)
 					struct change *ch = &a->changes[next];
 					struct fh_entry *e = ch->e;
 
-					if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META))
+					if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META)) {
 						skipping = true;
-					if (lineno == e->line) {
+						if (ch->action == STAMP)
+							put_meta(w, &ch->meta);
+					}
+					if (lineno == e->line && ch->action == STAMP) {
+						/* The checksum line stays as it was. */
+						if (!(e->flags & FH_ENTRY_META))
+							put_meta(w, &ch->meta);
+					} else if (lineno == e->line) {
 						skipping = true;
 						if (ch->action != DROP)
 							put_line(a, w, e->form,
