@@ -59,6 +59,7 @@ struct cli {
 	/* Lists kept over time (audit.c). */
 	const char *audit;      /* --audit=LIST */
 	const char *update;     /* --update=LIST */
+	const char *scrub;      /* --scrub=LIST (scrub.c) */
 	const char *against;    /* --against=LIST */
 	bool prune;             /* --prune */
 	bool no_wait;           /* --no-wait: a busy list is an error */
@@ -135,9 +136,13 @@ bool fh_generate(const struct cli *c, struct operands *ops);
 bool fh_check(const struct cli *c, struct operands *ops);
 /* --audit, --update, --against: returns the exit status (audit.c). */
 int fh_audit(const struct cli *c, struct operands *ops);
+/* --scrub within MAX_BYTES (UINT64_MAX: no limit) and MAX_TIME seconds
+ * (0: no limit): returns the exit status (scrub.c). */
+int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
+	     double max_time);
 
-/* The exit status of a usage error: 1, as GNU's, or 64 under --audit and
- * --update, whose statuses 1 to 32 say what the audit found. */
+/* The exit status of a usage error: 1, as GNU's, or 64 under --audit,
+ * --update and --scrub, whose statuses 1 to 32 say what the audit found. */
 extern int fh_usage_status;
 
 /* The engine's options for C, progress included. */

@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "engine.h"
+#include "budget.h"
 #include "exclude.h"
 #include "kernels.h"
 #include "operands.h"
@@ -46,6 +47,9 @@ enum {
 	OPT_META,
 	OPT_AUDIT,
 	OPT_UPDATE,
+	OPT_SCRUB,
+	OPT_MAX_TIME,
+	OPT_MAX_BYTES,
 	OPT_AGAINST,
 	OPT_PRUNE,
 	OPT_NO_WAIT,
@@ -71,6 +75,9 @@ static const struct option longopts[] = {
 	{ "meta", no_argument, NULL, OPT_META },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "update", required_argument, NULL, OPT_UPDATE },
+	{ "scrub", required_argument, NULL, OPT_SCRUB },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ "against", required_argument, NULL, OPT_AGAINST },
 	{ "prune", no_argument, NULL, OPT_PRUNE },
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
@@ -114,8 +121,8 @@ static void usage_error(const char *msg, const char *arg)
 	fh_usage(fh_usage_status);
 }
 
-/* Whether ARGV asks for --audit or --update, or gives an option of theirs
- * (--against, --prune), in full or abbreviated as getopt_long takes them,
+/* Whether ARGV asks for --audit, --update or --scrub, or gives an option
+ * of theirs (--against, --prune, --max-time...), in full or abbreviated as getopt_long takes them,
  * before any "--": then usage errors exit 64, whichever option they come
  * from. */
 static bool audit_run(int argc, char **argv, const struct option *opts)
@@ -143,8 +150,9 @@ static bool audit_run(int argc, char **argv, const struct option *opts)
 			hits++;
 		}
 		if (hits == 1 && (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE ||
-				  hit->val == OPT_AGAINST || hit->val == OPT_PRUNE ||
-				  hit->val == OPT_NO_WAIT))
+				  hit->val == OPT_SCRUB || hit->val == OPT_MAX_TIME ||
+				  hit->val == OPT_MAX_BYTES || hit->val == OPT_AGAINST ||
+				  hit->val == OPT_PRUNE || hit->val == OPT_NO_WAIT))
 			return true;
 	}
 	return false;
@@ -418,6 +426,7 @@ int main(int argc, char **argv)
 	const char *lookahead = getenv("FHSUM_LOOKAHEAD");
 	const char *feed = getenv("FHSUM_FEED");
 	const char *length_arg = NULL;
+	const char *max_time_arg = NULL, *max_bytes_arg = NULL;
 	bool list = false, bench = false, untagged = false;
 	int opt;
 	struct exclude_arg *excludes = calloc(argc > 0 ? (size_t)argc : 1,
@@ -471,6 +480,9 @@ int main(int argc, char **argv)
 		case OPT_META: c.meta = true; break;
 		case OPT_AUDIT: c.audit = optarg; break;
 		case OPT_UPDATE: c.update = optarg; break;
+		case OPT_SCRUB: c.scrub = optarg; break;
+		case OPT_MAX_TIME: max_time_arg = optarg; break;
+		case OPT_MAX_BYTES: max_bytes_arg = optarg; break;
 		case OPT_AGAINST: c.against = optarg; break;
 		case OPT_PRUNE: c.prune = true; break;
 		case OPT_NO_WAIT: c.no_wait = true; break;
@@ -522,20 +534,29 @@ int main(int argc, char **argv)
 				usage_error("--json and %s are mutually exclusive",
 					    unlike[i].name);
 	}
-	/* --audit and --update (fhsum(1), AUDITING AND UPDATING). */
-	bool auditing = c.audit || c.update;
-	const char *mode = c.audit ? "--audit" : "--update";
+	/* --audit, --update and --scrub (fhsum(1), AUDITING AND UPDATING,
+	 * SCRUBBING). */
+	bool auditing = c.audit || c.update || c.scrub;
+	const char *mode = c.audit ? "--audit" : c.update ? "--update" : "--scrub";
 
 	if (c.audit && c.update)
 		usage_error("--audit and --update are mutually exclusive", NULL);
+	if (c.scrub && (c.audit || c.update))
+		usage_error("%s and --scrub are mutually exclusive",
+			    c.audit ? "--audit" : "--update");
+	if (!c.scrub && (max_time_arg || max_bytes_arg))
+		usage_error("%s needs --scrub", max_time_arg ? "--max-time" : "--max-bytes");
+	if (c.scrub && c.files_from)
+		usage_error("--scrub takes FILE and DIR operands, not %s",
+			    c.files_delim ? "--files-from" : "--files0-from");
 	if (auditing && c.check)
 		usage_error("%s and --check are mutually exclusive", mode);
 	if (c.against && !c.audit)
 		usage_error("--against needs --audit", NULL);
 	if (c.prune && !c.update)
 		usage_error("--prune needs --update", NULL);
-	if (c.no_wait && !c.update)
-		usage_error("--no-wait needs --update", NULL);
+	if (c.no_wait && !c.update && !c.scrub)
+		usage_error("--no-wait needs --update or --scrub", NULL);
 	/* Patterns leave out names of a walk or of a list: nothing else
 	 * has names to leave out. */
 	if (nexcludes && !c.recursive && !auditing)
@@ -549,20 +570,21 @@ int main(int argc, char **argv)
 								    : "--files0-from");
 	/* A list that is written is replaced by a rename: standard output
 	 * cannot be. */
-	if (c.update && strcmp(c.update, "-") == 0)
-		usage_error("--update cannot write standard input or output: "
-			    "name a file", NULL);
+	if ((c.update && strcmp(c.update, "-") == 0) ||
+	    (c.scrub && strcmp(c.scrub, "-") == 0))
+		usage_error("%s cannot write standard input or output: "
+			    "name a file", mode);
 	if (c.meta && c.check)
 		usage_error("the --meta option is meaningless when verifying checksums", NULL);
 	if (auditing) {
 		const struct { bool set; const char *name; } unlike[] = {
 			{ c.zero, "--zero" }, { c.raw, "--raw" },
 			{ c.no_names, "--no-names" },
-			{ c.audit && c.meta, "--meta" },
-			{ c.audit && c.tag, "--tag" },
-			{ c.audit && untagged, "--untagged" },
-			{ c.audit && c.binary > 0, "--binary" },
-			{ c.audit && c.binary == 0, "--text" },
+			{ !c.update && c.meta, "--meta" },
+			{ !c.update && c.tag, "--tag" },
+			{ !c.update && untagged, "--untagged" },
+			{ !c.update && c.binary > 0, "--binary" },
+			{ !c.update && c.binary == 0, "--text" },
 		};
 
 		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
@@ -598,6 +620,14 @@ int main(int argc, char **argv)
 				usage_error("the %s option is meaningful only when "
 					    "verifying checksums", only_check[i].name);
 	}
+
+	uint64_t max_bytes = UINT64_MAX;
+	double max_time = 0;
+
+	if (max_bytes_arg && !fh_parse_size(max_bytes_arg, &max_bytes))
+		usage_error("invalid number of bytes: %s", fh_quote(max_bytes_arg));
+	if (max_time_arg && !fh_parse_duration(max_time_arg, &max_time))
+		usage_error("invalid time interval: %s", fh_quote(max_time_arg));
 
 	if (c.algo)
 		c.outlen = c.algo->digest_bytes;
@@ -649,7 +679,7 @@ int main(int argc, char **argv)
 		fh_error(0, "file operands cannot be combined with --against");
 		usage_error(NULL, NULL);
 	}
-	if (auditing && !c.against && !ops.argc && !c.files_from) {
+	if (auditing && !c.scrub && !c.against && !ops.argc && !c.files_from) {
 		fh_error(0, "missing operand: %s needs FILE or DIR operands", mode);
 		usage_error(NULL, NULL);
 	}
@@ -689,7 +719,9 @@ int main(int argc, char **argv)
 		c.exclude = ops.exclude = &exclude;
 	int status;
 
-	if (auditing)
+	if (c.scrub)
+		status = fh_scrub(&c, &ops, max_bytes, max_time);
+	else if (auditing)
 		status = fh_audit(&c, &ops);
 	else
 		status = (c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops))

@@ -58,8 +58,15 @@ Lists kept over time (the five options above apply to them too):\n\
       --update=LIST     rewrite LIST to match the files (only files whose\n\
                         size or mtime changed are read)\n\
       --prune           with --update, drop missing and rename moved lines\n\
-      --no-wait         with --update, fail if another run is writing LIST\n\
+      --no-wait         with --update or --scrub, fail if another run is\n\
+                        writing LIST\n\
       --against=NEW     with --audit=LIST, compare LIST with the list NEW\n\
+      --scrub=LIST      verify LIST's files, the longest unverified first,\n\
+                        and stamp those found good (verified=SECONDS)\n\
+      --max-time=D      with --scrub, stop starting files after D (90, 15m,\n\
+                        2h, 1d: as timeout(1) reads it)\n\
+      --max-bytes=N     with --scrub, stop starting files after N bytes\n\
+                        (500M, 2G, 1T, 3GB: as head -c reads it)\n\
       --json            print JSON Lines, one object per file\n\
 \n\
 Inputs and speed:\n\
@@ -67,11 +74,12 @@ Inputs and speed:\n\
       --files-from=F    read the names from F, one per line (F - is stdin)\n\
       --files0-from=F   read the names from F, separated by NUL bytes\n\
       --exclude=PATTERN\n\
-                        with -r, --audit or --update, leave out the names\n\
-                        PATTERN matches ('*', '?', [...], '**'): without\n\
-                        '/', any last name; with '/', the path from the\n\
-                        directory operand; a trailing '/' matches\n\
-                        directories, which are not entered (repeatable)\n\
+                        with -r, --audit, --update or --scrub, leave out\n\
+                        the names PATTERN matches ('*', '?', [...], '**'):\n\
+                        without '/', any last name; with '/', the path\n\
+                        from the directory operand; a trailing '/'\n\
+                        matches directories, which are not entered\n\
+                        (repeatable)\n\
       --exclude-from=F  read such patterns from F, one a line, '#' lines\n\
                         skipped (F - is stdin)\n\
   -j, --threads=N       hash with N threads, 1..1024 (default: one per CPU)\n\

@@ -35,6 +35,9 @@ _fhsum_options='
 -  --prune          -
 -  --no-wait        -
 -  --against        file
+-  --scrub          file
+-  --max-time       value
+-  --max-bytes      value
 -  --json           -
 -r --recursive      -
 -  --files-from     file

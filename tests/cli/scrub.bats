@@ -1,0 +1,319 @@
+#!/usr/bin/env bats
+# --scrub: the schedule (never verified first, then the oldest stamp, ties
+# in list order, within --max-bytes and --max-time), the stamps and what
+# keeps them (--update, DAMAGED, CHANGED, MISSING), signals and SIGKILL,
+# the lock, the budget's units (against GNU head -c), exclusions, scope
+# and --json.  Lists are made by fhsum --meta and checked by GNU md5sum
+# (which skips the "#fhsum" comments); a scrub may change nothing in a
+# list but its "#fhsum" lines.
+
+load helper
+
+setup() {
+	common_setup
+}
+
+# A tree of N files of SIZE bytes (t/f01...), each its own content, and
+# its --meta MD5 list L, checked by GNU md5sum.
+make_tree() { # N SIZE
+	local i
+	mkdir t
+	for i in $(seq -w 1 "$1"); do
+		head -c "$2" /dev/urandom >"t/f$i"
+	done
+	fhsum -a md5 --meta -r t >L || fail "cannot make the list"
+	md5sum --quiet -c L || fail "the list does not check"
+	grep -v '^#fhsum' L >L.sums
+}
+
+# The OK names of the last capture "got", in order, space-separated.
+oks() { sed -n 's/: OK$//p' got.out | tr '\n' ' '; }
+
+# The stamp of NAME in L ("" when it has none).
+stamp_of() {
+	awk -v n="$1" '/^#fhsum/ { m = $0; next }
+		{ if ($0 ~ ("  " n "$")) { if (sub(/.* verified=/, "", m)) print m; exit } m = "" }' L
+}
+
+# rc_is LABEL RC: the last capture "got" exited RC.
+rc_is() {
+	[ "$(cat got.rc)" = "$2" ] || fail "$1: rc $(cat got.rc), want $2" "$(cat got.out got.err)"
+}
+
+# A scrub changed no checksum line, and GNU md5sum still checks the list.
+sums_kept() {
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "checksum lines changed:" "$(diff L.sums <(grep -v '^#fhsum' L))"
+	md5sum --quiet -c L || fail "GNU md5sum fails the scrubbed list"
+}
+
+@test "four scrubs at a quarter of the bytes each verify every file exactly once, in list order" {
+	make_tree 8 4096
+	local all=""
+	for run in 1 2 3 4; do
+		capture got fhsum --scrub=L --max-bytes=8K
+		rc_is "run $run" 0
+		local a=$((2 * run - 1)) b=$((2 * run))
+		[ "$(oks)" = "t/f$a t/f$b " ] || fail "run $run verified: $(oks)"
+		all+=$(oks)
+		grep -q "scrub: 2 of 8 files verified" got.err || fail "summary: $(cat got.err)"
+	done
+	[ "$(grep -c 'verified=' L)" = 8 ] || fail "stamps: $(cat L)"
+	for i in 1 2 3 4 5 6 7 8; do
+		[ "$(grep -o "t/f$i " <<<"$all" | wc -l)" = 1 ] || fail "t/f$i verified $(grep -o "t/f$i " <<<"$all" | wc -l) times"
+	done
+	grep -q "verified once in 4 runs" got.err || fail "plan: $(cat got.err)"
+	sums_kept
+}
+
+@test "never verified first, then the oldest stamp, ties in list order; the crossing file finishes" {
+	make_tree 5 1000
+	# Stamps set here: f1 300, f2 none, f3 50, f4 100, f5 50.
+	awk 'BEGIN { s["t/f1"] = 300; s["t/f3"] = 50; s["t/f4"] = 100; s["t/f5"] = 50 }
+		/^#fhsum/ { m = $0; next }
+		{ n = $0; sub(/^[0-9a-f]*  /, "", n); if (n in s) m = m " verified=" s[n]; print m; print }' L >L.new
+	mv L.new L
+	local want=("t/f2" "t/f3" "t/f5" "t/f4" "t/f1")
+	for i in 0 1 2 3 4; do
+		capture got fhsum --scrub=L --max-bytes=1
+		rc_is "run $i" 0
+		[ "$(oks)" = "${want[$i]} " ] || fail "run $i verified '$(oks)', want ${want[$i]}"
+	done
+	# Every stamp is now this run's: later than any set above.
+	for i in 1 2 3 4 5; do
+		[ "$(stamp_of "t/f$i")" -gt 1000000000 ] || fail "t/f$i: $(stamp_of "t/f$i")"
+	done
+	# A budget of 1.5 files' bytes: the second file crosses it and is finished.
+	capture got fhsum --scrub=L --max-bytes=1500
+	[ "$(oks | wc -w)" = 2 ] || fail "crossing file: $(oks)"
+	sums_kept
+}
+
+@test "a list without metadata gains it; CRLF lines and every checksum line kept byte for byte" {
+	mkdir t
+	printf 'one\n' >t/a
+	printf 'two\n' >t/b
+	md5sum t/a t/b | sed 's/$/\r/' >L
+	cp L L.sums
+	capture got fhsum --scrub=L
+	rc_is "scrub" 0
+	[ "$(oks)" = "t/a t/b " ] || fail "$(oks)"
+	[ "$(grep -c '^#fhsum size=4 mtime=[0-9]*\.[0-9]\{9\} verified=[0-9]*$' L)" = 2 ] || fail "$(cat -A L)"
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed: $(cat -A L)"
+}
+
+@test "stamps survive an --update of unchanged files, and go with a re-read one" {
+	make_tree 3 2000
+	capture got fhsum --scrub=L
+	rc_is "scrub" 0
+	cp L L.before
+	capture got fhsum --update=L -r t
+	rc_is "update" 0
+	cmp -s L L.before || fail "an unchanged tree changed the list:" "$(diff L.before L)"
+	printf 'new content\n' >t/f2
+	touch -d '2001-01-01' t/f2
+	capture got fhsum --update=L -r t
+	[ "$(cat got.rc)" = 4 ] || fail "rc $(cat got.rc)"
+	[ -n "$(stamp_of t/f1)" ] && [ -n "$(stamp_of t/f3)" ] || fail "stamps lost: $(cat L)"
+	[ -z "$(stamp_of t/f2)" ] || fail "a re-read file kept its stamp: $(cat L)"
+	md5sum --quiet -c L || fail "list"
+}
+
+@test "DAMAGED and CHANGED keep their stamps, are reported every time and stay first" {
+	make_tree 4 3000
+	capture got fhsum --scrub=L
+	rc_is "first scrub" 0
+	local s2 s3
+	s2=$(stamp_of t/f2) s3=$(stamp_of t/f3)
+	# f2: another byte under the same size and mtime; f3: edited.
+	touch -r t/f2 ref
+	printf 'X' | dd of=t/f2 bs=1 seek=100 conv=notrunc 2>/dev/null
+	touch -r ref t/f2
+	printf 'edited\n' >>t/f3
+	sleep 1.1
+	# f1 and f4 get newer stamps; f2 and f3 keep theirs and are said.
+	capture got fhsum --scrub=L
+	[ "$(cat got.rc)" = $((16 | 4)) ] || fail "rc $(cat got.rc): $(cat got.out)"
+	grep -qx 't/f2: DAMAGED' got.out || fail "$(cat got.out)"
+	grep -qx 't/f3: CHANGED' got.out || fail "$(cat got.out)"
+	grep -q "WARNING: 1 file damaged" got.err || fail "$(cat got.err)"
+	[ "$(stamp_of t/f2)" = "$s2" ] && [ "$(stamp_of t/f3)" = "$s3" ] || fail "stamps moved: $(cat L)"
+	[ "$(stamp_of t/f1)" -gt "$s2" ] || fail "f1 not stamped anew: $(cat L)"
+	# Now the oldest stamps: a one-file scrub takes f2 every time, a
+	# two-file one f2 and f3.
+	for i in 1 2; do
+		capture got fhsum --scrub=L --max-bytes=1
+		[ "$(cat got.out)" = "t/f2: DAMAGED" ] || fail "$(cat got.out)"
+	done
+	capture got fhsum --scrub=L --max-bytes=3001
+	[ "$(cat got.out)" = $'t/f2: DAMAGED\nt/f3: CHANGED' ] || fail "$(cat got.out)"
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "checksum lines changed"
+}
+
+@test "missing and unreadable entries are reported, keep their lines and set their bits" {
+	make_tree 3 100
+	rm t/f1
+	rm t/f2 && mkdir t/f2
+	capture got fhsum --scrub=L
+	[ "$(cat got.rc)" = $((2 | 32)) ] || fail "rc $(cat got.rc)"
+	grep -qx 't/f1: MISSING' got.out || fail "$(cat got.out)"
+	grep -qx 't/f2: FAILED open or read' got.out || fail "$(cat got.out)"
+	grep -qx 'PROG: t/f2: Is a directory' got.err || fail "$(cat got.err)"
+	grep -qx 't/f3: OK' got.out || fail "$(cat got.out)"
+	[ -z "$(stamp_of t/f1)$(stamp_of t/f2)" ] && [ -n "$(stamp_of t/f3)" ] || fail "$(cat L)"
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed"
+	capture got fhsum --scrub=L --ignore-missing
+	[ "$(cat got.rc)" = 32 ] || fail "--ignore-missing: rc $(cat got.rc)"
+}
+
+@test "SIGINT and SIGTERM write the stamps earned and exit 130 and 143; every stamp written is true" {
+	[ "${FHSUM_QUICK:-0}" = 0 ] || skip "timing-based: full suite only"
+	mkdir t
+	for i in $(seq -w 1 40); do truncate -s 64M "t/f$i"; done
+	# SHA-512 on one thread: some seconds for the 2.5 GiB.
+	fhsum -a sha512 --meta -r t >L
+	grep -v '^#fhsum' L >L.sums
+	local sig want
+	for sig in INT TERM; do
+		want=$([ $sig = INT ] && echo 130 || echo 143)
+		# A background job's SIGINT is ignored unless reset.
+		env --default-signal=INT,TERM "${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L -j1 \
+			--debug >got.out 2>got.err &
+		local pid=$! tries=0
+		# Once the list is read (--debug then says the budget).
+		until grep -q 'scrub budget' got.err; do
+			sleep 0.05
+			[ $((tries += 1)) -lt 400 ] || fail "SIG$sig: the scrub did not start"
+		done
+		sleep 0.3
+		kill -$sig $pid
+		local rc=0
+		wait $pid || rc=$?
+		[ "$rc" = "$want" ] || fail "SIG$sig: rc $rc" "$(cat got.err)"
+		# As many new stamps as OK lines, and not the whole list.
+		local n
+		n=$(grep -c ': OK$' got.out || true)
+		[ "$n" -lt 40 ] || fail "SIG$sig: the scrub ran to the end"
+		grep -q "scrub: $n of 40 files verified" got.err || fail "SIG$sig: $(cat got.err)"
+	done
+	[ "$(grep -c verified= L)" -gt 0 ] || fail "no stamp written"
+	sha512sum --quiet -c L || fail "the list does not check"
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed"
+}
+
+@test "SIGKILL at random points leaves the old list or the new one; the next run removes the leftovers" {
+	make_tree 30 200000
+	local round
+	for round in $(seq 1 "${FHSUM_KILL_ROUNDS:-15}"); do
+		fhsum --scrub=L --max-bytes=1M >/dev/null 2>&1 &
+		local pid=$!
+		sleep "0.0$((RANDOM % 10))"
+		kill -KILL $pid 2>/dev/null || true
+		wait $pid 2>/dev/null || true
+		md5sum --quiet -c L || fail "round $round: the list does not check"
+		grep -v '^#fhsum' L | cmp -s - L.sums || fail "round $round: lines changed"
+	done
+	capture got fhsum --scrub=L --max-bytes=1
+	rc_is "after the kills" 0
+	[ -z "$(find . -maxdepth 1 -name '.L.fhsum-*')" ] || fail "leftovers: $(ls -a)"
+}
+
+@test "the lock: a scrub waits for a writer of its list; with --no-wait it says busy" {
+	make_tree 2 100
+	flock L sleep 2 &
+	sleep 0.3
+	capture got fhsum --scrub=L --no-wait
+	[ "$(cat got.rc)" = 64 ] || fail "rc $(cat got.rc)"
+	grep -qx "PROG: L is busy: another run is writing it" got.err || fail "$(cat got.err)"
+	capture got fhsum --scrub=L
+	rc_is "waiting" 0
+	wait
+	[ "$(grep -c verified= L)" = 2 ] || fail "$(cat L)"
+}
+
+@test "--max-bytes reads sizes as GNU head -c does; --max-time as timeout" {
+	make_tree 1 10
+	local s n
+	for s in 0 1 7b 1k 1K 1kB 1KB 1KiB 3m 1M 2MB 1MiB 010 +5; do
+		n=$(head -c "$s" /dev/zero | wc -c)
+		capture got fhsum --debug --scrub=L --max-bytes="$s"
+		grep -qx "PROG: scrub budget: $n bytes, 0 s" got.err ||
+			fail "$s: head -c says $n" "$(grep budget got.err)"
+	done
+	for s in 1g 1.5K 1B 1KIB 0x10 1Z ''; do
+		! head -c "$s" /dev/null 2>/dev/null || fail "head takes '$s'"
+		capture got fhsum --scrub=L --max-bytes="$s"
+		[ "$(cat got.rc)" = 64 ] || fail "'$s': rc $(cat got.rc)"
+		grep -q "invalid number of bytes" got.err || fail "$(cat got.err)"
+	done
+	for s in 90:90 1.5:1.5 15m:900 2h:7200 1d:86400; do
+		capture got fhsum --debug --scrub=L --max-time="${s%%:*}"
+		grep -qx "PROG: scrub budget: 18446744073709551615 bytes, ${s#*:} s" got.err ||
+			fail "$s: $(grep budget got.err)"
+	done
+	capture got fhsum --scrub=L --max-time=1x
+	[ "$(cat got.rc)" = 64 ] && grep -q "invalid time interval" got.err || fail "$(cat got.err)"
+}
+
+@test "--max-time stops feeding when time runs out" {
+	[ "${FHSUM_QUICK:-0}" = 0 ] || skip "timing-based: full suite only"
+	mkdir t
+	for i in $(seq -w 1 60); do truncate -s 64M "t/f$i"; done
+	fhsum --meta -r t >L
+	local t0 t1
+	t0=$(date +%s.%N)
+	capture got fhsum --scrub=L --max-time=1 -j1
+	t1=$(date +%s.%N)
+	rc_is "scrub" 0
+	local n
+	n=$(grep -c ': OK$' got.out)
+	[ "$n" -gt 0 ] && [ "$n" -lt 60 ] || fail "verified $n of 60"
+	# Within the budget and a round's overshoot.
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 4) }' || fail "took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+	grep -q "never verified" got.err || fail "$(cat got.err)"
+}
+
+@test "operands, --exclude and the list itself limit what a scrub verifies" {
+	mkdir -p t/sub t/other
+	for f in t/sub/a t/sub/b.tmp t/other/c t/d; do echo "$f" >"$f"; done
+	fhsum -a md5 --meta -r t >L0 && mv L0 t/L
+	# A line for the list itself, as "fhsum -r t > t/L" would write.
+	{ printf '#fhsum size=1 mtime=1.000000000\n'; md5sum t/d | sed 's/t\/d$/t\/L/'; } >>t/L
+	capture got fhsum --scrub=t/L t/sub --exclude='*.tmp'
+	rc_is "scope" 0
+	[ "$(oks)" = "t/sub/a " ] || fail "$(oks)"
+	capture got fhsum --scrub=t/L
+	[ "$(oks)" = "t/d t/other/c t/sub/b.tmp t/sub/a " ] || fail "$(oks)"
+	! grep -q 't/L: ' got.out || fail "the list scrubbed itself"
+}
+
+@test "--json carries the stamp; --audit --json shows the listed one" {
+	make_tree 1 100
+	capture got fhsum --scrub=L --json
+	rc_is "scrub" 0
+	local st
+	st=$(stamp_of t/f1)
+	grep -q "\"verified\":$st," got.out || fail "$(cat got.out)"
+	capture got fhsum --audit=L --json t
+	grep -q "\"verified\":$st," got.out || fail "$(cat got.out)"
+}
+
+@test "--scrub refuses what it cannot do, with exit 64" {
+	make_tree 1 10
+	local args
+	while IFS='|' read -r args msg; do
+		eval "capture got fhsum $args"
+		[ "$(cat got.rc)" = 64 ] || fail "$args: rc $(cat got.rc)"
+		grep -qF -- "$msg" got.err || fail "$args: $(cat got.err)"
+	done <<'EOF'
+--scrub=missing|missing: No such file or directory
+--scrub=- |--scrub cannot write standard input or output
+--scrub=L --update=L t|--update and --scrub are mutually exclusive
+--scrub=L --audit=L t|--audit and --scrub are mutually exclusive
+--max-bytes=1 -r t|--max-bytes needs --scrub
+--max-time=1 --audit=L t|--max-time needs --scrub
+--scrub=L --files-from=L|--scrub takes FILE and DIR operands, not --files-from
+--scrub=L --meta|the --meta option is meaningless with --scrub
+--scrub=L -c|--scrub and --check are mutually exclusive
+EOF
+	[ ! -e missing ] || fail "a missing list was created"
+}
