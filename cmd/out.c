@@ -287,5 +287,11 @@ const char *fh_strerror(int err)
 {
 	if (err == FH_ENAMEFROM)
 		return err_text(ENAMETOOLONG);
-	return err == FH_ESHRANK ? "file shrank while being read" : err_text(err);
+	if (err == FH_ESHRANK)
+		return "file shrank while being read";
+	if (err == FH_ECHANGED)
+		return "file changed while being read";
+	if (err == FH_ENOTREG)
+		return "not a regular file";
+	return err_text(err);
 }

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "audit.h"
@@ -56,12 +55,11 @@ struct scrub {
 	uint64_t good_files, good_bytes, hashed, files_done;
 };
 
-/* A job: the entry, where it stands in ORDER, its state before it was read
- * and why it was not fed (ERR; ENOENT: missing). */
+/* A job: where its entry stands in ORDER, and the state its file was
+ * read in. */
 struct rec {
 	size_t at;
 	struct fh_meta before;
-	int err;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -148,6 +146,19 @@ static bool spent(const struct scrub *s)
 	return s->max_time > 0 && fh_seconds(CLOCK_MONOTONIC) - s->start >= s->max_time;
 }
 
+/* The bytes entry E counts against the budget: as listed, or as it is
+ * now (a line without metadata, rare once a list was scrubbed). */
+static uint64_t planned(const struct fh_entry *e)
+{
+	struct fh_meta m;
+
+	if (fh_entry_meta(e, &m) || fh_operands_meta(NULL, path_of(e), &m, NULL))
+		return m.size;
+	return 0;
+}
+
+/* No stat here: the engine's threads take the file's state at open and
+ * check it once read (WATCH), so that this thread keeps up with them. */
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct scrub *s = ctx;
@@ -156,30 +167,20 @@ static bool next(void *ctx, struct fh_job *job)
 		return false;
 	struct fh_entry *e = s->order[s->pos];
 	struct rec *r = fh_audit_xmalloc(sizeof *r);
-	struct stat st;
+	uint64_t bytes = planned(e);
 
 	memset(r, 0, sizeof *r);
 	r->at = s->pos++;
 	s->round_files++;
+	s->fed += bytes;
+	s->round_bytes += bytes;
 	job->user = r;
-	/* Not there, or no longer a file: a marker keeps its place. */
-	if (stat(path_of(e), &st) != 0) {
-		r->err = errno;
-		return true;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		r->err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		return true;
-	}
-	r->before.size = (uint64_t)st.st_size;
-	fh_stat_mtime(&st, &r->before.sec, &r->before.nsec);
-	s->fed += r->before.size;
-	s->round_bytes += r->before.size;
 	job->path = path_of(e);
 	job->algo = fh_algo_get((enum fh_algo_id)e->algo);
 	job->outlen = e->outlen;
+	job->watch = true;
 	fh_job_kernels(s->c, job);
-	job->size_hint = r->before.size;
+	job->size_hint = bytes;
 	job->sized = true;
 	return true;
 }
@@ -199,23 +200,15 @@ static void stamp(struct scrub *s, struct rec *r, uint64_t size)
 	r->before = m;
 }
 
-/* Read whole and unchanged while read: OK, DAMAGED or CHANGED. */
+/* Read whole, and unchanged while read: OK, DAMAGED or CHANGED. */
 static void settle(struct scrub *s, struct rec *r, struct fh_job *job)
 {
 	struct auditor *a = s->a;
 	struct fh_entry *e = s->order[r->at];
-	struct fh_meta after;
 
-	if (!fh_operands_meta(NULL, job->path, &after, NULL) ||
-	    !fh_meta_equal(&r->before, &after)) {
-		/* The digest is of no state the file was in. */
-		fh_progress_clear();
-		fh_error(0, "%s: file changed while being read; not verified",
-			 fh_quotef(e->name, e->namelen));
-		a->unsettled++;
-		return;
-	}
-	enum fh_status st = fh_classify(e, job->digest, &r->before, &after);
+	r->before = (struct fh_meta){ .size = job->size, .sec = job->mtime_sec,
+				      .nsec = job->mtime_nsec };
+	enum fh_status st = fh_classify(e, job->digest, &r->before, &r->before);
 
 	if (st == FH_ST_OK)
 		stamp(s, r, job->size);
@@ -233,12 +226,11 @@ static void done(void *ctx, struct fh_job *job)
 	struct auditor *a = s->a;
 	struct rec *r = job->user;
 	struct fh_entry *e = s->order[r->at];
-	int err = job->path ? job->err : r->err;
 	struct fh_meta listed;
 
-	s->hashed += job->path ? job->size : 0;
+	s->hashed += job->size;
 	s->files_done++;
-	if (err == ENOENT) {
+	if (job->err == ENOENT) {
 		if (!s->c->ignore_missing) {
 			a->missing++;
 			fh_audit_report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
@@ -246,16 +238,17 @@ static void done(void *ctx, struct fh_job *job)
 					fh_entry_meta(e, &listed) ? &listed : NULL, 0,
 					NULL, 0);
 		}
-	} else if (err == FH_ESHRANK) {
+	} else if (job->err == FH_ECHANGED || job->err == FH_ESHRANK) {
+		/* The digest is of no state the file was in. */
 		fh_progress_clear();
 		fh_error(0, "%s: file changed while being read; not verified",
 			 fh_quotef(e->name, e->namelen));
 		a->unsettled++;
-	} else if (err) {
-		fh_report_input_error(e->name, err);
+	} else if (job->err) {
+		fh_report_input_error(e->name, job->err);
 		a->unreadable++;
 		fh_audit_report(a, e->name, e->namelen, FH_ST_UNREADABLE, e->algo,
-				NULL, 0, NULL, err, NULL, 0);
+				NULL, 0, NULL, job->err, NULL, 0);
 	} else {
 		settle(s, r, job);
 	}

@@ -224,7 +224,7 @@ static void hash_here(struct fh_engine *e, struct fh_reader *r,
 		atomic_store(&e->claim, e->head + 1);
 	fh_iostage_claimed(&e->io, e->head + 1);
 	err = fh_slot_take(e, s, e->head, &in, false);
-	if (err < 0)
+	if (err == FH_SLOT_NOT_NOW)
 		return;
 	if (err) {
 		s->job.err = err;

@@ -18,6 +18,9 @@
 /* Error codes beside errno values in fh_job.err. */
 enum {
 	FH_ESHRANK = -1, /* the file shrank while it was mapped */
+	FH_ECHANGED = -3, /* a WATCHed file's size or mtime changed as it was read */
+	FH_ENOTREG = -4,  /* a WATCHed input is neither a regular file nor a
+			   * directory (EISDIR): not read */
 };
 
 struct fh_progress {
@@ -92,10 +95,18 @@ struct fh_job {
 	size_t user_bytes;
 	uint64_t size_hint;     /* expected size, for progress */
 	bool sized;             /* SIZE_HINT holds it (else it is unknown) */
+	/* Only a regular file is read (else FH_ENOTREG), and its state is
+	 * checked once it is read: FH_ECHANGED if its size or mtime moved
+	 * from what fstat said at open.  The stats are the hashing threads',
+	 * so that a caller that must know a digest is of one state of the
+	 * file (a scrub) keeps none on its own thread. */
+	bool watch;
 	/* Set by the engine. */
-	int err;                /* 0, an errno value or FH_ESHRANK */
+	int err;                /* 0, an errno value or an FH_E* code */
 	uint64_t size;          /* bytes hashed */
 	uint8_t *digest;        /* OUTLEN bytes when err is 0 */
+	int64_t mtime_sec;      /* WATCH: the mtime at open (and at the end, */
+	uint32_t mtime_nsec;    /* when err is 0) */
 };
 
 /* Fills JOB with the next job and returns true, or returns false at the

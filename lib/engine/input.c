@@ -22,8 +22,31 @@ static void describe(struct fh_input *in, const struct stat *st)
 {
 	in->regular = S_ISREG(st->st_mode);
 	in->fifo = S_ISFIFO(st->st_mode);
+	in->dir = S_ISDIR(st->st_mode);
 	in->size = in->regular ? (uint64_t)st->st_size : 0;
+	in->open_size = (uint64_t)st->st_size;
 	in->dev = (uint64_t)st->st_dev;
+#ifdef __APPLE__
+	in->sec = (int64_t)st->st_mtimespec.tv_sec;
+	in->nsec = (uint32_t)st->st_mtimespec.tv_nsec;
+#else
+	in->sec = (int64_t)st->st_mtim.tv_sec;
+	in->nsec = (uint32_t)st->st_mtim.tv_nsec;
+#endif
+}
+
+int fh_input_settled(const struct fh_input *in)
+{
+	struct fh_input now = *in;
+	struct stat st;
+
+	if (!in->watch)
+		return 0;
+	if (fstat(in->fd, &st) != 0)
+		return errno;
+	describe(&now, &st);
+	return now.open_size != in->open_size || now.sec != in->sec ||
+	       now.nsec != in->nsec ? FH_ECHANGED : 0;
 }
 
 int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds)
@@ -215,6 +238,8 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 	}
 	if (!err)
 		err = hash_read(r, in, &ctx, size);
+	if (!err)
+		err = fh_input_settled(in);
 	fh_input_close(in, fds);
 	if (!err)
 		fh_final(&ctx, out, outlen);

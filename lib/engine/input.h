@@ -47,7 +47,12 @@ struct fh_input {
 	bool is_stdin;          /* standard input: not ours to close */
 	bool regular;           /* a regular file: SIZE is its st_size */
 	bool fifo;              /* a FIFO: wait for a writer before reading */
+	bool dir;
+	bool watch;             /* fh_input_hash checks it did not change */
 	uint64_t size;
+	uint64_t open_size;     /* SIZE and the mtime as fstat gave them */
+	int64_t sec;
+	uint32_t nsec;
 	uint64_t dev;           /* st_dev, for the storage's kind */
 };
 
@@ -74,6 +79,9 @@ int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds);
 void fh_input_stdin(struct fh_input *in);
 /* Closes IN (not standard input) and uncounts it. */
 void fh_input_close(struct fh_input *in, struct fh_fds *fds);
+/* For a watched input, read whole: FH_ECHANGED if fstat now gives
+ * another size or mtime than at open, else 0. */
+int fh_input_settled(const struct fh_input *in);
 
 /* Reads up to N bytes of IN into BUF: read(2), through EINTR, waiting with
  * poll(2) where a FIFO or a non-blocking descriptor has nothing yet.

@@ -128,6 +128,8 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 	struct fh_job *job = ln->job;
 	void *tag = ln->tag;
 
+	if (!err)
+		err = fh_input_settled(&ln->in);
 	fh_input_close(&ln->in, l->fds);
 	job->err = err;
 	job->size = ln->got;

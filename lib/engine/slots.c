@@ -92,6 +92,24 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s)
 		FH_WQ_WAIT(&e->opened, fh_slot_state(s) != FH_SLOT_IO);
 }
 
+/* For a watched job: its input's mtime at open, and a refusal of what is
+ * not a regular file (a FIFO would wait for a writer). */
+static int watch(struct fh_slot *s, struct fh_input *in, struct fh_fds *fds)
+{
+	if (!s->job.watch)
+		return 0;
+	if (!in->regular) {
+		int err = in->dir ? EISDIR : FH_ENOTREG;
+
+		fh_input_close(in, fds);
+		return err;
+	}
+	in->watch = true;
+	s->job.mtime_sec = in->sec;
+	s->job.mtime_nsec = in->nsec;
+	return 0;
+}
+
 /* Takes slot S (INDEX) for hashing: its input opened by the I/O stage, or
  * opened here.  Returns 0 with *IN open, an errno value for a failed open,
  * or -1 when the slot is not to be hashed now (someone else has it, or
@@ -106,24 +124,24 @@ int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 				      memory_order_relaxed);
 		fh_iostage_taken(&e->io, s->ahead);
 		*in = s->in;
-		return s->in_err;
+		return s->in_err ? s->in_err : watch(s, in, &e->fds);
 	}
 	if (st != FH_SLOT_READY)
-		return -1;
+		return FH_SLOT_NOT_NOW;
 	if (lanes_busy &&
 	    atomic_load_explicit(&e->fds.held, memory_order_relaxed) >= e->fds.limit)
-		return -1;
+		return FH_SLOT_NOT_NOW;
 	if (!atomic_compare_exchange_strong(&s->state, &st, FH_SLOT_BUSY))
-		return -1;
+		return FH_SLOT_NOT_NOW;
 	if (e->seq)
 		turn_wait(e, index);
 	err = fh_input_open(s->job.path, in, &e->fds);
 	if ((err == EMFILE || err == ENFILE) && lanes_busy) {
 		/* Let the lanes close some first; the slot stays ours. */
 		atomic_store(&s->state, FH_SLOT_READY);
-		return -1;
+		return FH_SLOT_NOT_NOW;
 	}
-	return err;
+	return err ? err : watch(s, in, &e->fds);
 }
 
 /* Hashes slot S (INDEX), whose input IN is open, on the single-stream

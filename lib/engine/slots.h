@@ -141,9 +141,10 @@ void fh_turn_pass(struct fh_engine *e, uint64_t i);
 void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s);
 
 /* Takes slot S (INDEX) for hashing: its input opened by the I/O stage, or
- * opened here.  Returns 0 with *IN open, an errno value for a failed open,
- * or -1 when the slot is not to be hashed now (someone else has it, or
- * descriptors run short and LANES_BUSY). */
+ * opened here.  Returns 0 with *IN open, an errno value or FH_E* code for
+ * a failed open, or FH_SLOT_NOT_NOW when the slot is not to be hashed now
+ * (someone else has it, or descriptors run short and LANES_BUSY). */
+#define FH_SLOT_NOT_NOW (-1000)
 int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 		 struct fh_input *in, bool lanes_busy);
 

@@ -104,7 +104,7 @@ void *fh_worker_main(void *arg)
 		struct fh_input in;
 		int err = fh_slot_take(e, s, next, &in, busy);
 
-		if (err < 0) {
+		if (err == FH_SLOT_NOT_NOW) {
 			if (busy)
 				fh_lanes_step(lanes, true);
 			continue;

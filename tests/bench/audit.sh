@@ -7,7 +7,7 @@
 #   tests/bench/audit.sh [-r ROUNDS] [-d DATADIR] [-n FILES] [-s BYTES]
 #                        [-m SMALLFILES] [-l LINES] [SET...]
 #
-# SETs (default: all three):
+# SETs (default: all four):
 #   audit   FILES (4096) files of BYTES (128 KiB), warm:
 #           `fhsum --audit=SUMS -r tree` against `fhsum -c SUMS` (target:
 #           audit <= 1.1x the -c time) and against `hashdeep -r -a -k
@@ -25,6 +25,10 @@
 #           --against=LIST2` (LIST2: 1% of digests changed, 1% of lines
 #           dropped, 1% added) both finish; peak RSS against LIST's size
 #           (target: <= 2x).
+#   scrub   the audit set's tree with a --meta list: `fhsum --scrub=LIST`
+#           without a budget (every round verifies every file and rewrites
+#           every stamp) against `fhsum -c LIST` (target: scrub <= 1.1x
+#           the -c time), and the SMALLFILES tree of the update set alike.
 #
 # Smaller sizes for a quick smoke run:
 #   tests/bench/audit.sh -r 2 -n 64 -m 1000 -l 100000
@@ -46,7 +50,7 @@ while getopts r:d:n:s:m:l: opt; do
 done
 shift $((OPTIND - 1))
 sets=("$@")
-((${#sets[@]})) || sets=(audit update biglist)
+((${#sets[@]})) || sets=(audit update biglist scrub)
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 fhsum=${FHSUM:-$here/build/cmd/fhsum}
@@ -228,6 +232,20 @@ for name, b in peak.items():
 PY
 }
 
+bench_scrub() {
+	local tree sums
+	make_files "$data/tree-$files-$bytes" "$files" "$bytes"
+	make_files "$data/small-$small" "$small" 1024
+	for tree in "tree-$files-$bytes" "small-$small"; do
+		sums=$tree.scrub
+		(cd "$data" && "$fhsum" -a md5 --meta -r "$tree" >"$sums")
+		rounds_of "scrub-$tree" "fhsum --scrub|$fhsum --scrub=$sums --quiet" \
+			"fhsum -c|$fhsum -c --quiet $sums"
+		printf '\n### scrub: %s, warm, no budget, %s rounds\n\n' "$tree" "$rounds"
+		table "$log" "fhsum -c" "fhsum --scrub/fhsum -c<=1.1"
+	done
+}
+
 cpu=$("$fhsum" --debug -a md5 /dev/null 2>&1 >/dev/null | sed -n 's/.*: CPU //p')
 echo "fhsum audit benchmark: $(date -u +%Y-%m-%d), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); fhsum: ${cpu:-?}), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for set in "${sets[@]}"; do
@@ -235,6 +253,7 @@ for set in "${sets[@]}"; do
 	audit) bench_audit ;;
 	update) bench_update ;;
 	biglist) bench_biglist ;;
+	scrub) bench_scrub ;;
 	*) echo "audit.sh: unknown set $set" >&2; exit 2 ;;
 	esac
 done

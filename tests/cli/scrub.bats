@@ -150,19 +150,25 @@ sums_kept() {
 }
 
 @test "missing and unreadable entries are reported, keep their lines and set their bits" {
-	make_tree 3 100
+	make_tree 4 100
 	rm t/f1
 	rm t/f2 && mkdir t/f2
+	# A FIFO is not read: it would wait for a writer.
+	rm t/f3 && mkfifo t/f3
 	capture got fhsum --scrub=L
 	[ "$(cat got.rc)" = $((2 | 32)) ] || fail "rc $(cat got.rc)"
 	grep -qx 't/f1: MISSING' got.out || fail "$(cat got.out)"
 	grep -qx 't/f2: FAILED open or read' got.out || fail "$(cat got.out)"
 	grep -qx 'PROG: t/f2: Is a directory' got.err || fail "$(cat got.err)"
-	grep -qx 't/f3: OK' got.out || fail "$(cat got.out)"
-	[ -z "$(stamp_of t/f1)$(stamp_of t/f2)" ] && [ -n "$(stamp_of t/f3)" ] || fail "$(cat L)"
+	grep -qx 't/f3: FAILED open or read' got.out || fail "$(cat got.out)"
+	grep -qx 'PROG: t/f3: not a regular file' got.err || fail "$(cat got.err)"
+	grep -qx 't/f4: OK' got.out || fail "$(cat got.out)"
+	[ -z "$(stamp_of t/f1)$(stamp_of t/f2)$(stamp_of t/f3)" ] && [ -n "$(stamp_of t/f4)" ] ||
+		fail "$(cat L)"
 	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed"
 	capture got fhsum --scrub=L --ignore-missing
 	[ "$(cat got.rc)" = 32 ] || fail "--ignore-missing: rc $(cat got.rc)"
+	! grep -q MISSING got.out || fail "$(cat got.out)"
 }
 
 @test "SIGINT and SIGTERM write the stamps earned and exit 130 and 143; every stamp written is true" {
@@ -198,6 +204,29 @@ sums_kept() {
 	[ "$(grep -c verified= L)" -gt 0 ] || fail "no stamp written"
 	sha512sum --quiet -c L || fail "the list does not check"
 	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed"
+}
+
+@test "a file that changes while it is read is said and not stamped" {
+	[ "${FHSUM_QUICK:-0}" = 0 ] || skip "timing-based: full suite only"
+	mkdir t
+	truncate -s 1G t/big
+	echo small >t/small
+	fhsum -a sha512 --meta -r t >L
+	env "${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L -j1 --debug >got.out 2>got.err &
+	local pid=$! tries=0
+	until grep -q 'scrub budget' got.err; do
+		sleep 0.05
+		[ $((tries += 1)) -lt 400 ] || fail "the scrub did not start"
+	done
+	sleep 0.3
+	printf 'x' | dd of=t/big bs=1 seek=1000 conv=notrunc 2>/dev/null
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = 4 ] || fail "rc $rc" "$(cat got.out got.err)"
+	grep -q ': t/big: file changed while being read; not verified$' got.err ||
+		fail "$(cat got.err)"
+	! grep -q 't/big: OK' got.out || fail "$(cat got.out)"
+	[ -z "$(stamp_of t/big)" ] && [ -n "$(stamp_of t/small)" ] || fail "$(cat L)"
 }
 
 @test "SIGKILL at random points leaves the old list or the new one; the next run removes the leftovers" {
