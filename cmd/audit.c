@@ -579,6 +579,9 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	a->first_form = -1;
 	fh_manifest_init(&a->m);
 	fh_audit_load(a);
+	/* Metadata trusts lines (--update) and tells DAMAGED from CHANGED:
+	 * the walk stats ahead, on its threads. */
+	ops->want_meta = a->update || a->any_meta;
 	/* --update's statuses say what the new list holds: they wait for
 	 * it to be written, and go unsaid if it is not. */
 	if (a->update)
