@@ -94,8 +94,7 @@ static const char *next_name(struct operands *o, int *err)
 }
 
 /* The walk's next name into *PATH and *ERR: false at its end. */
-static bool walk_next(struct operands *o, const char *name, const char **path,
-		      int *err)
+static bool walk_next(struct operands *o, const char **path, int *err)
 {
 	struct fh_walk_item *it = &o->last;
 
@@ -104,20 +103,52 @@ static bool walk_next(struct operands *o, const char *name, const char **path,
 		return false;
 	}
 	/* The operand that could not be listed is named as it was given. */
-	*path = it->root ? name : it->path;
+	*path = it->root ? o->root_name : it->path;
 	*err = it->err;
 	return true;
+}
+
+/* Walks NAME, a directory operand: 0 or an errno value. */
+static int start_walk(struct operands *o, const char *name)
+{
+	/* The walk's names are built from the root as tidied, so that
+	 * "d//e/" and "d/e" name its files alike. */
+	char *root = strdup(name);
+	int err = root ? walk_root(o, fh_path_tidy(root)) : ENOMEM;
+
+	free(root);
+	if (!err)
+		o->root_name = name;
+	return err;
+}
+
+static bool is_dir_operand(const struct operands *o, const char *name)
+{
+	struct stat st;
+
+	return o->recursive && strcmp(name, "-") != 0 && stat(name, &st) == 0 &&
+	       S_ISDIR(st.st_mode);
+}
+
+void fh_operands_prime(struct operands *o)
+{
+	/* A names file's line lives only until the next one is read. */
+	if (o->walking || o->from >= 0 || !o->argc || !is_dir_operand(o, *o->argv))
+		return;
+	/* The operand stays in argv (the caller may still read them all):
+	 * fh_operands_next takes the walk up when it comes to it. */
+	if (start_walk(o, *o->argv) == 0)
+		o->primed = *o->argv;
 }
 
 bool fh_operands_next(struct operands *o, const char **path, int *err)
 {
 	*err = 0;
 	o->last.path = NULL;
-	if (o->walking && walk_next(o, NULL, path, err))
+	if (o->walking && walk_next(o, path, err))
 		return true;
 
 	const char *name = next_name(o, err);
-	struct stat st;
 
 	if (!name) {
 		if (*err) {
@@ -129,22 +160,17 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 	*path = name;
 	if (*err)
 		return true;
-	if (o->recursive && strcmp(name, "-") != 0 && stat(name, &st) == 0 &&
-	    S_ISDIR(st.st_mode)) {
-		/* The walk's names are built from the root as tidied, so
-		 * that "d//e/" and "d/e" name its files alike. */
-		char *root = strdup(name);
-
-		*err = root ? walk_root(o, fh_path_tidy(root)) : ENOMEM;
-		free(root);
-		if (*err)
-			return true;
-		o->walking = true;
-		if (walk_next(o, name, path, err))
-			return true;
-		return fh_operands_next(o, path, err);
+	if (name == o->primed) {
+		o->primed = NULL;
+	} else if (!is_dir_operand(o, name)) {
+		return true;
+	} else if ((*err = start_walk(o, name)) != 0) {
+		return true;
 	}
-	return true;
+	o->walking = true;
+	if (walk_next(o, path, err))
+		return true;
+	return fh_operands_next(o, path, err);
 }
 
 char *fh_path_tidy(char *path)

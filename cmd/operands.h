@@ -35,6 +35,8 @@ struct operands {
 	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
 	struct fh_walk *walk;   /* started at the first directory operand */
 	bool walking;           /* a directory operand is being walked */
+	const char *root_name;  /* that operand, as given */
+	const char *primed;     /* the operand fh_operands_prime started */
 	struct fh_walk_item last; /* the walk's last name, with its stat */
 };
 
@@ -44,6 +46,12 @@ struct operands {
  * too long to open comes as "FROM:N: 'START'..." with *ERR FH_ENAMEFROM:
  * a description, to be printed as it is. */
 bool fh_operands_next(struct operands *o, const char **path, int *err);
+
+/* When the first operand is a directory to walk, starts walking it now,
+ * so that the walk's threads list ahead while the caller does other work
+ * (reads a list); fh_operands_next then goes on from there.  Operands
+ * from a names file are not looked at. */
+void fh_operands_prime(struct operands *o);
 
 /* ST's modification time (st_mtim, st_mtimespec on macOS). */
 struct stat;
