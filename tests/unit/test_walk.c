@@ -80,7 +80,8 @@ static void ref_walk(const char *dir, size_t rel_at, bool use_skip, struct names
 		v[n++] = strdup(de->d_name);
 	}
 	closedir(d);
-	qsort(v, n, sizeof *v, by_str);
+	if (n > 1)
+		qsort(v, n, sizeof *v, by_str);
 	for (size_t i = 0; i < n; i++) {
 		char p[4096];
 		struct stat st;
