@@ -333,13 +333,35 @@ static void need(struct fh_walk *w, struct node *d)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* The caller is done with D: its entries leave the budget. */
+/* Takes D and what lies under it off the pending stack, waiting out any
+ * worker listing there; returns the entries listed in it.  Under the
+ * lock. */
+static size_t detach(struct fh_walk *w, struct node *d)
+{
+	size_t n = 0;
+
+	while (d->state == CLAIMED)
+		pthread_cond_wait(&w->listed, &w->lock);
+	if (d->state == PENDING) {
+		unlink_node(w, d);
+		d->state = LISTED; /* as an empty directory: never claimed */
+		return 0;
+	}
+	n = d->n;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->ents[i].child)
+			n += detach(w, d->ents[i].child);
+	return n;
+}
+
+/* The caller is done with D (and whatever under it was not entered,
+ * after an error): its entries leave the budget, and it is freed. */
 static void consumed(struct fh_walk *w, struct node *d)
 {
 	pthread_mutex_lock(&w->lock);
 	bool was_full = w->held >= w->o.ahead;
 
-	w->held -= d->n;
+	w->held -= detach(w, d);
 	if (was_full && w->held < w->o.ahead && w->nthreads)
 		pthread_cond_broadcast(&w->work);
 	pthread_mutex_unlock(&w->lock);
