@@ -601,7 +601,15 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	a->list = c->update ? c->update : c->audit;
 	a->first_form = -1;
 	fh_manifest_init(&a->m);
+	/* Metadata trusts lines (--update): the walk stats ahead, on its
+	 * threads, while LIST is read. */
+	if (a->update) {
+		ops->want_meta = true;
+		fh_operands_prime(ops);
+	}
 	fh_audit_load(a);
+	/* ... and tells DAMAGED from CHANGED in an audit. */
+	ops->want_meta = a->update || a->any_meta;
 	/* --update's statuses say what the new list holds: they wait for
 	 * it to be written, and go unsaid if it is not. */
 	if (a->update)

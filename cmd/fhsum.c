@@ -664,6 +664,8 @@ int main(int argc, char **argv)
 		.argc = argc - optind,
 		.from = -1,
 		.recursive = c.recursive,
+		/* The walk runs on as many threads as the hashing. */
+		.threads = c.threads ? c.threads : fh_online_cpus(),
 	};
 	bool from_stdin = false;
 

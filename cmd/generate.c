@@ -102,10 +102,10 @@ static bool next(void *ctx, struct fh_job *job)
 		job->user = b;
 	}
 	if (fh_progress_enabled()) {
-		struct stat st;
+		struct fh_meta m;
 
-		if (fh_operands_stat(g->ops, path, &st) == 0 && S_ISREG(st.st_mode)) {
-			job->size_hint = (uint64_t)st.st_size;
+		if (fh_operands_meta(g->ops, path, &m, NULL)) {
+			job->size_hint = m.size;
 			job->sized = true;
 		}
 	}
@@ -227,6 +227,8 @@ bool fh_generate(const struct cli *c, struct operands *ops)
 	g->ops = ops;
 	g->ok = true;
 	fh_engine_opts_for(c, &eo);
+	/* The walk stats ahead, on its threads, only what is asked. */
+	ops->want_meta = c->meta || fh_progress_enabled();
 	err = fh_engine_run(&eo, next, done, g);
 	if (err) {
 		fh_error(err, "%s", "cannot start");

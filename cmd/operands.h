@@ -1,7 +1,8 @@
 /* operands.h: the stream of names a run works on: the operands, or the
  * names read from --files-from/--files0-from, with directories walked
- * under -r.  Streamed: memory holds one directory listing per level of
- * the walk, never the whole list. */
+ * under -r (lib/engine/walk.c, on -j threads).  Streamed: memory holds
+ * the listings of the directories on the walk's path and a bounded
+ * number listed ahead, never the whole tree. */
 #ifndef FH_OPERANDS_H
 #define FH_OPERANDS_H
 
@@ -9,8 +10,8 @@
 #include <stdint.h>
 
 #include "lines.h"
+#include "walk.h"
 
-struct walk_level;
 struct fh_exclude;
 
 struct operands {
@@ -22,17 +23,21 @@ struct operands {
 	uint64_t names_read;    /* of them so far */
 	bool from_ended;        /* FROM met its end or a read error */
 	bool recursive;
+	/* The walk's threads (-j, or one per CPU); 1: the walk is done on
+	 * the calling thread. */
+	unsigned threads;
+	/* Whether the caller asks the metadata of most names: the walk
+	 * then stats them on its threads, ahead. */
+	bool want_meta;
 	/* Names of the walk that --exclude leaves out, or NULL: matched by
-	 * their path from the directory operand, which starts REL_AT bytes
-	 * into the path. */
+	 * their path from the directory operand. */
 	const struct fh_exclude *exclude;
-	size_t rel_at;
 	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
-	struct walk_level *walk; /* the directory being walked, innermost */
-	struct walk_level *last; /* where the last name came from, or NULL */
-	const char *last_name;   /* its name there */
-	char *path;             /* the last path built by the walk */
-	size_t path_cap;
+	struct fh_walk *walk;   /* started at the first directory operand */
+	bool walking;           /* a directory operand is being walked */
+	const char *root_name;  /* that operand, as given */
+	const char *primed;     /* the operand fh_operands_prime started */
+	struct fh_walk_item last; /* the walk's last name, with its stat */
 };
 
 /* The next name: returns true and sets *PATH (valid until the next call)
@@ -42,19 +47,21 @@ struct operands {
  * a description, to be printed as it is. */
 bool fh_operands_next(struct operands *o, const char **path, int *err);
 
-/* stat(2) of PATH, the name fh_operands_next gave last: through its
- * directory's descriptor when the walk gave it, so that the kernel looks
- * up one name rather than the whole path. */
-struct stat;
-int fh_operands_stat(const struct operands *o, const char *path, struct stat *st);
+/* When the first operand is a directory to walk, starts walking it now,
+ * so that the walk's threads list ahead while the caller does other work
+ * (reads a list); fh_operands_next then goes on from there.  Operands
+ * from a names file are not looked at. */
+void fh_operands_prime(struct operands *o);
 
 /* ST's modification time (st_mtim, st_mtimespec on macOS). */
 struct stat;
 void fh_stat_mtime(const struct stat *st, int64_t *sec, uint32_t *nsec);
 
 /* PATH's size and mtime into *M when it is a regular file (false
- * otherwise), through O's walk as fh_operands_stat does (O NULL: by
- * path).  *ERR, when not NULL, gets stat's errno if it fails. */
+ * otherwise).  For the name fh_operands_next gave last, when the walk
+ * stat'ed it ahead, no system call: that answer is given; else stat(2)
+ * by path (O NULL: always).  *ERR, when not NULL, gets stat's errno if
+ * it fails. */
 struct fh_meta;
 bool fh_operands_meta(const struct operands *o, const char *path,
 		      struct fh_meta *m, int *err);

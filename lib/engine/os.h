@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The layer's name, for --debug ("linux", "posix (macOS)"...). */
@@ -64,6 +65,21 @@ enum fh_storage {
 /* The kind of storage holding PATH (for the I/O depth), with a few words
  * on how it was decided in WHY (WHYLEN bytes). */
 enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen);
+
+/* What the tree walk asks of each entry of a directory. */
+struct fh_os_stat {
+	uint64_t size;
+	uint64_t ino;
+	int64_t sec;            /* modification time */
+	uint32_t nsec;
+	uint32_t mode;          /* st_mode: the type bits are what is used */
+};
+
+/* NAME in the directory open on DIRFD, not following a symbolic link
+ * (lstat), into *ST: 0 or an errno value.  Asks only for type, size,
+ * mtime and inode where the system lets a caller say so (Linux's statx),
+ * which spares file systems the fields nobody reads. */
+int fh_os_lstat_at(int dirfd, const char *name, struct fh_os_stat *st);
 
 /* Stack sizes of the engine's threads, set explicitly: the C libraries'
  * defaults range from 128 KiB (musl) to 8 MiB (glibc). */

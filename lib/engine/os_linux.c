@@ -3,7 +3,9 @@
  * 1.2.3 has no wrapper, so the system call is made directly), fadvise
  * starts readahead, MADV_POPULATE_READ faults a mapping in (Linux 5.14),
  * mincore tells residency, the PAGEMAP_SCAN ioctl of /proc/self/pagemap
- * (Linux 6.7) whether a page is mapped huge, and sysfs the kind of disk.  A static binary
+ * (Linux 6.7) whether a page is mapped huge, sysfs the kind of disk, and
+ * statx (Linux 4.11; glibc 2.28, musl 1.2.5) stats only the fields the
+ * walk reads, fstatat where the C library lacks it.  A static binary
  * meets old kernels: each call that a kernel refuses as unknown (ENOSYS,
  * EINVAL, EOPNOTSUPP) is not asked again. */
 #include <errno.h>
@@ -205,4 +207,46 @@ enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen)
 	}
 	return fh_storage_of("/sys", major(st.st_dev), minor(st.st_dev), why,
 			     whylen);
+}
+
+static void from_stat(const struct stat *s, struct fh_os_stat *st)
+{
+	st->size = (uint64_t)s->st_size;
+	st->ino = (uint64_t)s->st_ino;
+	st->mode = (uint32_t)s->st_mode;
+	st->sec = (int64_t)s->st_mtim.tv_sec;
+	st->nsec = (uint32_t)s->st_mtim.tv_nsec;
+}
+
+int fh_os_lstat_at(int dirfd, const char *name, struct fh_os_stat *st)
+{
+	struct stat s;
+#ifdef FH_HAVE_STATX
+	static atomic_bool no_statx;
+
+	if (!atomic_load_explicit(&no_statx, memory_order_relaxed)) {
+		struct statx x;
+		/* What the walk reads: network file systems may then skip
+		 * the round trip for the rest. */
+		unsigned want = STATX_TYPE | STATX_SIZE | STATX_MTIME | STATX_INO;
+
+		if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW, want, &x) == 0) {
+			st->size = x.stx_size;
+			st->ino = x.stx_ino;
+			st->mode = x.stx_mode;
+			st->sec = x.stx_mtime.tv_sec;
+			st->nsec = x.stx_mtime.tv_nsec;
+			return 0;
+		}
+		/* A kernel older than statx (a static binary on an old
+		 * system, or a seccomp filter that refuses it). */
+		if (errno != ENOSYS && errno != EPERM)
+			return errno;
+		atomic_store_explicit(&no_statx, true, memory_order_relaxed);
+	}
+#endif
+	if (fstatat(dirfd, name, &s, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno;
+	from_stat(&s, st);
+	return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "os.h"
@@ -133,4 +134,23 @@ enum fh_storage fh_os_storage(const char *path, char *why, size_t whylen)
 	(void)path;
 	snprintf(why, whylen, "no storage probe on this system");
 	return FH_STORAGE_UNKNOWN;
+}
+
+int fh_os_lstat_at(int dirfd, const char *name, struct fh_os_stat *st)
+{
+	struct stat s;
+
+	if (fstatat(dirfd, name, &s, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno;
+	st->size = (uint64_t)s.st_size;
+	st->ino = (uint64_t)s.st_ino;
+	st->mode = (uint32_t)s.st_mode;
+#ifdef __APPLE__
+	st->sec = (int64_t)s.st_mtimespec.tv_sec;
+	st->nsec = (uint32_t)s.st_mtimespec.tv_nsec;
+#else
+	st->sec = (int64_t)s.st_mtim.tv_sec;
+	st->nsec = (uint32_t)s.st_mtim.tv_nsec;
+#endif
+	return 0;
 }
