@@ -214,6 +214,7 @@ bool fh_operands_meta(const struct operands *o, const char *path,
 		m->size = o->last.st.size;
 		m->sec = o->last.st.sec;
 		m->nsec = o->last.st.nsec;
+		m->verified = 0;
 		return true;
 	}
 	if (stat(path, &st) != 0) {
