@@ -429,8 +429,11 @@ int main(int argc, char **argv)
 	const char *max_time_arg = NULL, *max_bytes_arg = NULL;
 	bool list = false, bench = false, untagged = false;
 	int opt;
-	struct exclude_arg *excludes = calloc(argc > 0 ? (size_t)argc : 1,
-					      sizeof *excludes);
+	/* Static: the early returns (--version, usage errors) leave it to
+	 * the exit, held, rather than leaked. */
+	static struct exclude_arg *excludes;
+
+	excludes = calloc(argc > 0 ? (size_t)argc : 1, sizeof *excludes);
 	size_t nexcludes = 0;
 	struct fh_exclude exclude;
 
