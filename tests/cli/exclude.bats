@@ -14,8 +14,8 @@ setup() {
 	common_setup
 }
 
-# in_open_dir and as_nobody: as in lists.bats, to run fhsum as a user
-# whom a directory's mode stops (root reads any directory).
+# in_open_dir: as in lists.bats, a directory every user may write, to run
+# fhsum as a user whom a directory's mode stops (as_nobody, helper.bash).
 in_open_dir() {
 	OPEN_DIR=$(mktemp -d /tmp/fhsum-exclude.XXXXXX) && chmod 777 "$OPEN_DIR" && cd "$OPEN_DIR"
 }
@@ -24,14 +24,6 @@ teardown() {
 	[ -z "${OPEN_DIR-}" ] || { chmod -R u+rwX "$OPEN_DIR"; rm -rf "$OPEN_DIR"; }
 }
 
-as_nobody() {
-	if [ "$(id -u)" = 0 ]; then
-		command -v setpriv >/dev/null || return 77
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	else
-		"$@"
-	fi
-}
 
 # The tree src/: deep and wide directories, dotfiles, names with spaces,
 # a newline, a backslash, a star and bytes that are not UTF-8.

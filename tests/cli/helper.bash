@@ -650,3 +650,13 @@ PY
 # and --json that audit.bats and json.bats compare fhsum with.
 ORACLE=$BATS_TEST_DIRNAME/audit_oracle.py
 oracle() { python3 "$ORACLE" "$@"; }
+
+# as_nobody CMD...: CMD as an unprivileged user (root reads any directory).
+as_nobody() {
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || return 77
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}

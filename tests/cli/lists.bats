@@ -30,16 +30,6 @@ teardown() {
 	[ -z "${OPEN_DIR-}" ] || { chmod -R u+rwX "$OPEN_DIR"; rm -rf "$OPEN_DIR"; }
 }
 
-# as_nobody CMD...: CMD as an unprivileged user (root reads any directory).
-as_nobody() {
-	if [ "$(id -u)" = 0 ]; then
-		command -v setpriv >/dev/null || return 77
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	else
-		"$@"
-	fi
-}
-
 @test "--update through a symlink updates the list it points to, in the target's directory" {
 	small_tree real.L
 	mkdir real && mv real.L real/SUMS

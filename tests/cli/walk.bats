@@ -99,16 +99,6 @@ same_as_oracle() {
 	done
 }
 
-# as_nobody CMD...: CMD as an unprivileged user (root reads any directory).
-as_nobody() {
-	if [ "$(id -u)" = 0 ]; then
-		command -v setpriv >/dev/null || return 77
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	else
-		"$@"
-	fi
-}
-
 @test "walk: unreadable directories are said once each, in walk order, the rest walked, at -j1, -j2, -j8" {
 	OPEN_DIR=$(mktemp -d /tmp/fhsum-walk.XXXXXX) && chmod 777 "$OPEN_DIR" && cd "$OPEN_DIR"
 	local d
