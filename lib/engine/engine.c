@@ -77,7 +77,8 @@ static const char *io_claim(void *arg, uint64_t index)
 	struct fh_slot *s = fh_slot_at(e, index);
 	int st = FH_SLOT_READY;
 
-	if (!atomic_compare_exchange_strong(&s->state, &st, FH_SLOT_IO))
+	if (fh_stopped(e) ||
+	    !atomic_compare_exchange_strong(&s->state, &st, FH_SLOT_IO))
 		return NULL;
 	return s->job.path;
 }
@@ -322,6 +323,7 @@ static int run_open(struct run *run, const struct fh_engine_opts *opts)
 						       : opts->io_depth;
 	e->no_mmap = opts->no_mmap;
 	e->feed = opts->feed;
+	e->stop = opts->stop;
 	e->workers = workers;
 	run->r = (struct fh_reader){ .no_mmap = opts->no_mmap,
 				     .feed = opts->feed };
@@ -431,7 +433,7 @@ static int produce(struct run *run, uint64_t tail)
 	struct fh_job job = { .digest = t->job.digest };
 	int err;
 
-	if (!run->next(run->ctx, &job)) {
+	if (fh_stopped(e) || !run->next(run->ctx, &job)) {
 		run->p.all_known = true;
 		atomic_store(&e->finished, true);
 		fh_wq_wake(&e->work, true);

@@ -9,6 +9,7 @@
 #ifndef FH_ENGINE_H
 #define FH_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,11 @@ struct fh_engine_opts {
 	/* Called on the caller's thread with a line on how the I/O depth was
 	 * chosen (NULL: never), for --debug. */
 	void (*note)(void *ctx, const char *line);
+	/* NULL, or a flag that may turn true at any time, from any thread
+	 * or a signal handler: the run then ends early.  NEXT is not called
+	 * again, inputs being read are finished, and the others are handed
+	 * back unread with err ECANCELED. */
+	const _Atomic bool *stop;
 };
 
 struct fh_job {
@@ -101,6 +107,11 @@ struct fh_job {
 	 * so that a caller that must know a digest is of one state of the
 	 * file (a scrub) keeps none on its own thread. */
 	bool watch;
+	/* WATCH: the digest expected (OUTLEN bytes), or NULL.  A digest equal
+	 * to it is of the state expected, whatever moved while it was read,
+	 * so its file's state is not checked again: a scrub of many small
+	 * files spends one fstat a file less. */
+	const uint8_t *expect;
 	/* Set by the engine. */
 	int err;                /* 0, an errno value or an FH_E* code */
 	uint64_t size;          /* bytes hashed */

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,12 +36,14 @@ static void describe(struct fh_input *in, const struct stat *st)
 #endif
 }
 
-int fh_input_settled(const struct fh_input *in)
+int fh_input_settled(const struct fh_input *in, const uint8_t *digest)
 {
 	struct fh_input now = *in;
 	struct stat st;
 
 	if (!in->watch)
+		return 0;
+	if (in->expect && memcmp(digest, in->expect, in->expect_len) == 0)
 		return 0;
 	if (fstat(in->fd, &st) != 0)
 		return errno;
@@ -238,10 +241,10 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 	}
 	if (!err)
 		err = hash_read(r, in, &ctx, size);
-	if (!err)
-		err = fh_input_settled(in);
-	fh_input_close(in, fds);
-	if (!err)
+	if (!err) {
 		fh_final(&ctx, out, outlen);
+		err = fh_input_settled(in, out);
+	}
+	fh_input_close(in, fds);
 	return err;
 }

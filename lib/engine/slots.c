@@ -105,9 +105,31 @@ static int watch(struct fh_slot *s, struct fh_input *in, struct fh_fds *fds)
 		return err;
 	}
 	in->watch = true;
+	in->expect = s->job.expect;
+	in->expect_len = s->job.outlen;
 	s->job.mtime_sec = in->sec;
 	s->job.mtime_nsec = in->nsec;
 	return 0;
+}
+
+/* The run stops early: slot S, unread, goes back so (its input closed if
+ * the I/O stage opened it). */
+static int cancel(struct fh_engine *e, struct fh_slot *s)
+{
+	int st = fh_slot_state(s);
+
+	if (st == FH_SLOT_OPENED) {
+		atomic_store_explicit(&s->state, FH_SLOT_BUSY,
+				      memory_order_relaxed);
+		fh_iostage_taken(&e->io, s->ahead);
+		if (!s->in_err)
+			fh_input_close(&s->in, &e->fds);
+		return ECANCELED;
+	}
+	if (st != FH_SLOT_READY ||
+	    !atomic_compare_exchange_strong(&s->state, &st, FH_SLOT_BUSY))
+		return FH_SLOT_NOT_NOW;
+	return ECANCELED;
 }
 
 /* Takes slot S (INDEX) for hashing: its input opened by the I/O stage, or
@@ -119,6 +141,8 @@ int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 {
 	int st = fh_slot_state(s), err;
 
+	if (fh_stopped(e))
+		return cancel(e, s);
 	if (st == FH_SLOT_OPENED) {
 		atomic_store_explicit(&s->state, FH_SLOT_BUSY,
 				      memory_order_relaxed);

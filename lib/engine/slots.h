@@ -103,6 +103,7 @@ struct fh_engine {
 	struct fh_meter *meters;        /* [0] the caller, [1 + i] worker i */
 	struct fh_populater *pop;       /* faults mapped windows in ahead */
 	struct fh_iostage io;
+	const _Atomic bool *stop;       /* fh_engine_opts.stop */
 };
 
 /* A hashing worker's thread (worker.c): its engine and its meter. */
@@ -124,6 +125,12 @@ static inline int fh_slot_state(struct fh_slot *s)
 	return atomic_load_explicit(&s->state, memory_order_acquire);
 }
 
+/* Whether the run is ending early (fh_engine_opts.stop). */
+static inline bool fh_stopped(const struct fh_engine *e)
+{
+	return e->stop && atomic_load_explicit(e->stop, memory_order_relaxed);
+}
+
 /* Whether slots wait to be claimed. */
 static inline bool fh_claimable(struct fh_engine *e)
 {
@@ -142,7 +149,8 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s);
 
 /* Takes slot S (INDEX) for hashing: its input opened by the I/O stage, or
  * opened here.  Returns 0 with *IN open, an errno value or FH_E* code for
- * a failed open, or FH_SLOT_NOT_NOW when the slot is not to be hashed now
+ * a failed open, ECANCELED for a slot left unread as the run stops early,
+ * or FH_SLOT_NOT_NOW when the slot is not to be hashed now
  * (someone else has it, or descriptors run short and LANES_BUSY). */
 #define FH_SLOT_NOT_NOW (-1000)
 int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
