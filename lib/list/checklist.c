@@ -25,15 +25,24 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Each byte's value as a hex digit (either case) plus 1, 0 for any other
+ * byte: a table, as every digit of a list of millions is read twice (its
+ * run, its value). */
+#define HEX_DIGITS(d) [d] = (d) - '0' + 1
+#define HEX_LETTER(l) [l] = (l) - 'a' + 11, [(l) - 'a' + 'A'] = (l) - 'a' + 11
+static const signed char hex_table[256] = {
+	HEX_DIGITS('0'), HEX_DIGITS('1'), HEX_DIGITS('2'), HEX_DIGITS('3'),
+	HEX_DIGITS('4'), HEX_DIGITS('5'), HEX_DIGITS('6'), HEX_DIGITS('7'),
+	HEX_DIGITS('8'), HEX_DIGITS('9'),
+	HEX_LETTER('a'), HEX_LETTER('b'), HEX_LETTER('c'), HEX_LETTER('d'),
+	HEX_LETTER('e'), HEX_LETTER('f'),
+};
+#undef HEX_DIGITS
+#undef HEX_LETTER
+
 static int hex_value(unsigned char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return hex_table[c] - 1;
 }
 
 /* The number of hex digits at the start of S (at most N). */
