@@ -276,14 +276,31 @@ static int by_line(const void *x, const void *y)
 	return p->e->line < q->e->line ? -1 : p->e->line > q->e->line;
 }
 
-/* Copies the old list's lines, CHANGES applied in their places, then the
- * new lines, into W.  Returns 0 or an errno value. */
+/* Whether line LINENO is the metadata line of an entry restamped in place
+ * (fh_entry_set_meta); *AT walks the entries, which are in line order. */
+static const struct fh_entry *restamped(const struct fh_manifest *m, size_t *at,
+					uint64_t lineno)
+{
+	while (*at < m->n && m->entries[*at].line <= lineno)
+		++*at;
+	if (*at == m->n)
+		return NULL;
+	const struct fh_entry *e = &m->entries[*at];
+
+	return e->line == lineno + 1 && (e->flags & FH_ENTRY_RESTAMPED) ? e : NULL;
+}
+
+/* Copies the old list's lines, CHANGES and restamped entries applied in
+ * their places, then the new lines, into W.  Returns 0 or an errno
+ * value. */
 static int rewrite(struct auditor *a, int in, struct fh_listout *w)
 {
 	const struct cli *c = a->c;
 	char buf[1 << 16];
 	uint64_t lineno = 1;
-	size_t next = 0;
+	size_t next = 0, at = 0;
+	const struct fh_entry *r;
+	struct fh_meta meta;
 	bool at_start = true;   /* at the start of a line */
 	bool skipping = false;  /* the current line is not copied */
 
@@ -305,6 +322,11 @@ static int rewrite(struct auditor *a, int in, struct fh_listout *w)
 				while (next < a->nchanges && a->changes[next].e->line < lineno)
 					next++;
 				skipping = false;
+				if ((r = restamped(&a->m, &at, lineno)) != NULL &&
+				    fh_entry_meta(r, &meta)) {
+					skipping = true;
+					put_meta(w, &meta);
+				}
 				if (next < a->nchanges) {
 					struct change *ch = &a->changes[next];
 					struct fh_entry *e = ch->e;

@@ -10,16 +10,17 @@
  * rewrites it (auditlist.c, listfile.c): locked throughout, replaced
  * whole, its checksum lines copied byte for byte.
  *
- * The engine takes files far ahead of the hashing (a window of thousands),
- * so the scrub hands them over in rounds of about ROUND_SECONDS each at
- * the rate so far, under --max-time no more than most of the time left:
- * what is in flight when time runs out or a signal comes is one round's
- * worth.  SIGINT and SIGTERM stop the feeding: the round in flight
- * finishes, the stamps earned are written, and the exit status is 128 +
- * the signal's number. */
+ * One engine run verifies them all.  It takes files far ahead of the
+ * hashing (a window of thousands), so the end of the time (a thread that
+ * waits for it) and SIGINT or SIGTERM stop it through its stop flag: the
+ * files being read finish, those queued go back unread, the stamps
+ * earned are written, and after a signal the exit status is 128 + the
+ * signal's number. */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,42 +32,37 @@
 #include "engine.h"
 #include "quote.h"
 
-/* A round's length at the rate so far, and the first round's size,
- * before there is a rate. */
-#define ROUND_SECONDS 1.0
-#define FIRST_BYTES (32u << 20)
-#define FIRST_FILES 256u
+/* An entry of the run, and its stamp as the run leaves it (0: never
+ * verified): the order is by stamp, then by line. */
+struct age {
+	int64_t stamp;
+	struct fh_entry *e;
+};
 
 struct scrub {
 	struct auditor *a;
 	const struct cli *c;
-	/* The entries to verify, in order, and their stamps as the run
-	 * leaves them (0: never verified). */
-	struct fh_entry **order;
-	int64_t *stamp;
+	/* The entries to verify, in order. */
+	struct age *order;
 	size_t n, pos;
 	/* The budget: bytes (UINT64_MAX: none), and time (0: none). */
 	uint64_t max_bytes;
 	double max_time, start;
 	uint64_t fed;
-	/* This round's bytes and files, and their caps. */
-	uint64_t round_bytes, round_files, cap_bytes, cap_files;
-	/* What was verified good, and what the engine has handed back. */
-	uint64_t good_files, good_bytes, hashed, files_done;
+	/* What was verified good, and the stamps that changed. */
+	uint64_t good_files, good_bytes, restamped;
 };
 
-/* A job: where its entry stands in ORDER, and the state its file was
- * read in. */
-struct rec {
-	size_t at;
-	struct fh_meta before;
-};
-
+/* The engine's stop flag, and the signal that set it (0: none).  A flag
+ * a signal handler sets must be lock-free. */
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "a lock-free atomic_bool");
+static _Atomic bool stopping;
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+	atomic_store(&stopping, true);
 }
 
 /* SIGINT and SIGTERM end the feeding; a second one ends the program (the
@@ -96,15 +92,61 @@ static int64_t stamp_of(const struct fh_entry *e)
 	return fh_entry_meta(e, &m) ? m.verified : 0;
 }
 
-static int by_age(const void *x, const void *y)
+/* Merges the sorted runs A[0, MID) and A[MID, N) by stamp into OUT,
+ * ties from the first: list order, as both runs are in it. */
+static void merge(const struct age *a, size_t mid, size_t n, struct age *out)
 {
-	const struct fh_entry *p = *(struct fh_entry *const *)x;
-	const struct fh_entry *q = *(struct fh_entry *const *)y;
-	int64_t sp = stamp_of(p), sq = stamp_of(q);
+	size_t i = 0, j = mid, o = 0;
 
-	if (sp != sq)
-		return sp < sq ? -1 : 1;
-	return p->line < q->line ? -1 : p->line > q->line;
+	while (i < mid && j < n)
+		out[o++] = a[j].stamp < a[i].stamp ? a[j++] : a[i++];
+	while (i < mid)
+		out[o++] = a[i++];
+	while (j < n)
+		out[o++] = a[j++];
+}
+
+/* The end of the run of rising stamps that starts at FROM. */
+static size_t run_end(const struct age *a, size_t from, size_t n)
+{
+	while (++from < n && a[from].stamp >= a[from - 1].stamp)
+		;
+	return from;
+}
+
+/* Sorts A (N entries in list order) by stamp, stably.  A list scrubbed
+ * before holds few runs of rising stamps (each run's share in list
+ * order), and one when every stamp is the same or they rise already: the
+ * runs are merged pairwise, no pass at all for one. */
+static void sort_by_age(struct age *a, size_t n)
+{
+	struct age *tmp = NULL, *from = a, *to;
+
+	if (n < 2)
+		return;
+	for (;;) {
+		size_t at = 0, runs = 0;
+
+		if (run_end(from, 0, n) == n)
+			break;
+		if (!tmp)
+			tmp = fh_audit_xmalloc(sizeof *tmp * n);
+		to = from == a ? tmp : a;
+		while (at < n) {
+			size_t mid = run_end(from, at, n);
+			size_t end = mid < n ? run_end(from, mid, n) : n;
+
+			merge(from + at, mid - at, end - at, to + at);
+			at = end;
+			runs++;
+		}
+		from = to;
+		if (runs == 1)
+			break;
+	}
+	if (from != a)
+		memcpy(a, from, sizeof *a * n);
+	free(tmp);
 }
 
 /* The entries of this run, the longest unverified first. */
@@ -112,7 +154,7 @@ static void select_entries(struct scrub *s)
 {
 	struct auditor *a = s->a;
 
-	s->order = fh_audit_xmalloc(sizeof *s->order * a->m.n);
+	s->order = fh_audit_xmalloc(sizeof *s->order * (a->m.n ? a->m.n : 1));
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
 		size_t klen;
@@ -121,12 +163,9 @@ static void select_entries(struct scrub *s)
 		if (!fh_audit_in_scope(a, e) || fh_audit_hidden(a, key, klen) ||
 		    fh_audit_is_self(a, e->name, e->namelen))
 			continue;
-		s->order[s->n++] = e;
+		s->order[s->n++] = (struct age){ stamp_of(e), e };
 	}
-	qsort(s->order, s->n, sizeof *s->order, by_age);
-	s->stamp = fh_audit_xmalloc(sizeof *s->stamp * (s->n ? s->n : 1));
-	for (size_t i = 0; i < s->n; i++)
-		s->stamp[i] = stamp_of(s->order[i]);
+	sort_by_age(s->order, s->n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -136,14 +175,6 @@ static void select_entries(struct scrub *s)
 static const char *path_of(const struct fh_entry *e)
 {
 	return strcmp(e->name, "-") == 0 ? "./-" : e->name;
-}
-
-static bool spent(const struct scrub *s)
-{
-	if (stop_signal || s->fed >= s->max_bytes || s->round_bytes >= s->cap_bytes ||
-	    s->round_files >= s->cap_files)
-		return true;
-	return s->max_time > 0 && fh_seconds(CLOCK_MONOTONIC) - s->start >= s->max_time;
 }
 
 /* The bytes entry E counts against the budget: as listed, or as it is
@@ -163,74 +194,71 @@ static bool next(void *ctx, struct fh_job *job)
 {
 	struct scrub *s = ctx;
 
-	if (s->pos == s->n || spent(s))
+	if (s->pos == s->n || s->fed >= s->max_bytes)
 		return false;
-	struct fh_entry *e = s->order[s->pos];
-	struct rec *r = fh_audit_xmalloc(sizeof *r);
+	struct fh_entry *e = s->order[s->pos].e;
 	uint64_t bytes = planned(e);
 
-	memset(r, 0, sizeof *r);
-	r->at = s->pos++;
-	s->round_files++;
+	job->user = (void *)(uintptr_t)s->pos++;
 	s->fed += bytes;
-	s->round_bytes += bytes;
-	job->user = r;
 	job->path = path_of(e);
 	job->algo = fh_algo_get((enum fh_algo_id)e->algo);
 	job->outlen = e->outlen;
 	job->watch = true;
+	job->expect = fh_entry_digest(e);
 	fh_job_kernels(s->c, job);
 	job->size_hint = bytes;
 	job->sized = true;
 	return true;
 }
 
-/* Found good: the state it was read in, and now, go in its "#fhsum"
- * line. */
-static void stamp(struct scrub *s, struct rec *r, uint64_t size)
+/* Found good: the state it was read in, *M, and now go in the "#fhsum"
+ * line of entry AT of ORDER: in place where it has one (the list's
+ * writer reads them there), else as a change that adds one. */
+static void stamp(struct scrub *s, size_t at, struct fh_meta *m)
 {
-	struct fh_meta m = r->before;
+	struct fh_entry *e = s->order[at].e;
 
-	m.verified = (int64_t)time(NULL);
-	s->stamp[r->at] = m.verified;
+	m->verified = (int64_t)time(NULL);
+	s->order[at].stamp = m->verified;
 	s->good_files++;
-	s->good_bytes += size;
-	fh_audit_note_change(s->a, (struct change){
-		.e = s->order[r->at], .action = STAMP, .meta = m, .has_meta = true });
-	r->before = m;
+	s->good_bytes += m->size;
+	s->restamped++;
+	if (!fh_entry_set_meta(e, m))
+		fh_audit_note_change(s->a, (struct change){
+			.e = e, .action = STAMP, .meta = *m, .has_meta = true });
 }
 
 /* Read whole, and unchanged while read: OK, DAMAGED or CHANGED. */
-static void settle(struct scrub *s, struct rec *r, struct fh_job *job)
+static void settle(struct scrub *s, size_t at, struct fh_job *job)
 {
 	struct auditor *a = s->a;
-	struct fh_entry *e = s->order[r->at];
-
-	r->before = (struct fh_meta){ .size = job->size, .sec = job->mtime_sec,
-				      .nsec = job->mtime_nsec };
-	enum fh_status st = fh_classify(e, job->digest, &r->before, &r->before);
+	struct fh_entry *e = s->order[at].e;
+	struct fh_meta now = { .size = job->size, .sec = job->mtime_sec,
+			       .nsec = job->mtime_nsec };
+	enum fh_status st = fh_classify(e, job->digest, &now, &now);
 
 	if (st == FH_ST_OK)
-		stamp(s, r, job->size);
+		stamp(s, at, &now);
 	else
-		r->before.verified = s->stamp[r->at];
+		now.verified = s->order[at].stamp;
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
 	fh_audit_report(a, e->name, e->namelen, st, e->algo, job->digest,
-			e->outlen, &r->before, 0, NULL, 0);
+			e->outlen, &now, 0, NULL, 0);
 }
 
 static void done(void *ctx, struct fh_job *job)
 {
 	struct scrub *s = ctx;
 	struct auditor *a = s->a;
-	struct rec *r = job->user;
-	struct fh_entry *e = s->order[r->at];
+	size_t at = (size_t)(uintptr_t)job->user;
+	struct fh_entry *e = s->order[at].e;
 	struct fh_meta listed;
 
-	s->hashed += job->size;
-	s->files_done++;
-	if (job->err == ENOENT) {
+	if (job->err == ECANCELED) {
+		/* Queued when the run stopped: not read. */
+	} else if (job->err == ENOENT) {
 		if (!s->c->ignore_missing) {
 			a->missing++;
 			fh_audit_report(a, e->name, e->namelen, FH_ST_MISSING, e->algo,
@@ -250,53 +278,83 @@ static void done(void *ctx, struct fh_job *job)
 		fh_audit_report(a, e->name, e->namelen, FH_ST_UNREADABLE, e->algo,
 				NULL, 0, NULL, job->err, NULL, 0);
 	} else {
-		settle(s, r, job);
+		settle(s, at, job);
 	}
-	free(r);
 }
 
-/* The next round's caps on bytes and files (0: time is up): what the rate
- * so far does in ROUND_SECONDS, or under --max-time in four fifths of the
- * time left if that is less. */
-static bool plan_round(struct scrub *s)
+/* --max-time: a thread that raises the stop flag when the time is up,
+ * unless the run ends first. */
+struct deadline {
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	double at;              /* CLOCK_MONOTONIC seconds */
+	bool over;              /* the run ended first */
+};
+
+static void *deadline_main(void *arg)
 {
-	double spent = fh_seconds(CLOCK_MONOTONIC) - s->start;
-	double span = ROUND_SECONDS;
+	struct deadline *d = arg;
 
-	if (s->max_time > 0) {
-		double left = s->max_time - spent;
+	pthread_mutex_lock(&d->lock);
+	while (!d->over) {
+		double left = d->at - fh_seconds(CLOCK_MONOTONIC);
 
-		if (left <= 0.01 * s->max_time || left <= 0.02)
-			return false;
-		span = 0.8 * left < span ? 0.8 * left : span;
+		if (left <= 0) {
+			atomic_store(&stopping, true);
+			break;
+		}
+		/* Waits of at most a second, measured on the monotonic
+		 * clock: a change of the wall clock moves no deadline. */
+		double nap = left < 1 ? left : 1;
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t)nap;
+		until.tv_nsec += (long)((nap - (double)(time_t)nap) * 1e9);
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&d->cv, &d->lock, &until);
 	}
-	s->round_bytes = s->round_files = 0;
-	if (!s->files_done || spent <= 0) {
-		s->cap_bytes = FIRST_BYTES;
-		s->cap_files = FIRST_FILES;
-		return true;
-	}
-	double bytes = span * (double)s->hashed / spent;
-	double files = span * (double)s->files_done / spent;
-
-	s->cap_bytes = bytes < 1 ? 1 : bytes > 1e18 ? UINT64_MAX : (uint64_t)bytes;
-	s->cap_files = files < 1 ? 1 : files > 1e18 ? UINT64_MAX : (uint64_t)files;
-	return true;
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
 }
 
-static void run_rounds(struct scrub *s)
+static void run_engine(struct scrub *s)
 {
 	struct fh_engine_opts eo;
+	struct deadline d = { .at = s->start + s->max_time };
+	bool timed = false;
 
 	fh_engine_opts_for(s->c, &eo);
-	while (s->pos < s->n && !stop_signal && s->fed < s->max_bytes &&
-	       plan_round(s)) {
-		int err = fh_engine_run(&eo, next, done, s);
+	eo.stop = &stopping;
+	if (s->max_time > 0) {
+		pthread_mutex_init(&d.lock, NULL);
+		pthread_cond_init(&d.cv, NULL);
+		int err = pthread_create(&d.tid, NULL, deadline_main, &d);
 
 		if (err) {
 			fh_error(err, "%s", "cannot start");
 			exit(STATUS_USAGE);
 		}
+		timed = true;
+	}
+	int err = fh_engine_run(&eo, next, done, s);
+
+	if (timed) {
+		pthread_mutex_lock(&d.lock);
+		d.over = true;
+		pthread_cond_signal(&d.cv);
+		pthread_mutex_unlock(&d.lock);
+		pthread_join(d.tid, NULL);
+		pthread_mutex_destroy(&d.lock);
+		pthread_cond_destroy(&d.cv);
+	}
+	if (err) {
+		fh_error(err, "%s", "cannot start");
+		exit(STATUS_USAGE);
 	}
 }
 
@@ -321,9 +379,9 @@ static uint64_t size_of(const struct scrub *s, size_t at)
 {
 	struct fh_meta m;
 
-	if (fh_entry_meta(s->order[at], &m))
+	if (fh_entry_meta(s->order[at].e, &m))
 		return m.size;
-	return fh_operands_meta(NULL, path_of(s->order[at]), &m, NULL) ? m.size : 0;
+	return fh_operands_meta(NULL, path_of(s->order[at].e), &m, NULL) ? m.size : 0;
 }
 
 /* Files and bytes verified; the oldest stamp left (or how many entries
@@ -336,9 +394,9 @@ static void summary(const struct scrub *s, double seconds)
 	uint64_t all = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
-		if (!s->stamp[i])
+		if (!s->order[i].stamp)
 			never++;
-		else if (oldest == SIZE_MAX || s->stamp[i] < s->stamp[oldest])
+		else if (oldest == SIZE_MAX || s->order[i].stamp < s->order[oldest].stamp)
 			oldest = i;
 	}
 	say_bytes(b, sizeof b, s->good_bytes);
@@ -348,7 +406,7 @@ static void summary(const struct scrub *s, double seconds)
 	if (never) {
 		fh_error(0, "scrub: %zu never verified", never);
 	} else if (oldest != SIZE_MAX) {
-		time_t t = (time_t)s->stamp[oldest];
+		time_t t = (time_t)s->order[oldest].stamp;
 		struct tm tm;
 
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
@@ -387,6 +445,9 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	a->list = c->scrub;
 	a->first_form = -1;
 	fh_manifest_init(&a->m);
+
+	double t_load = fh_seconds(CLOCK_MONOTONIC);
+
 	fh_audit_load(a);
 	if (!a->lf.exists) {
 		fh_error(ENOENT, "%s", fh_quotef(a->list, strlen(a->list)));
@@ -397,15 +458,22 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 		fh_audit_set_scope(a);
 	else
 		a->expect_all = true;
+	double t_order = fh_seconds(CLOCK_MONOTONIC);
+
 	select_entries(&s);
 	if (c->debug)
 		fh_error(0, "scrub budget: %" PRIu64 " bytes, %g s", max_bytes, max_time);
 
 	s.start = fh_seconds(CLOCK_MONOTONIC);
-	run_rounds(&s);
+	run_engine(&s);
 
-	int status = a->nchanges ? fh_audit_write_list(a) : 0;
+	double t_write = fh_seconds(CLOCK_MONOTONIC);
+	int status = s.restamped ? fh_audit_write_list(a) : 0;
 
+	if (c->debug)
+		fh_error(0, "scrub times: list read %.3f s, ordered %.3f s, verified %.3f s, "
+			    "written %.3f s", t_order - t_load, s.start - t_order,
+			 t_write - s.start, fh_seconds(CLOCK_MONOTONIC) - t_write);
 	fh_listfile_release(&a->lf);
 	if (!status)
 		status = fh_audit_status(a);
@@ -414,7 +482,6 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	if (stop_signal)
 		status = 128 + stop_signal;
 	free(s.order);
-	free(s.stamp);
 	fh_audit_free(a);
 	return status;
 }

@@ -188,9 +188,26 @@ void fh_manifest_init(struct fh_manifest *m)
 	m->algo = -1;
 }
 
+/* An entry's metadata as stored after its digest: size, seconds,
+ * nanoseconds and stamp, unaligned. */
+#define META_BYTES 28
+
+static void meta_store(char *q, const struct fh_meta *m)
+{
+	memcpy(q, &m->size, sizeof m->size);
+	memcpy(q + 8, &m->sec, sizeof m->sec);
+	memcpy(q + 16, &m->nsec, sizeof m->nsec);
+	memcpy(q + 20, &m->verified, sizeof m->verified);
+}
+
+static char *meta_at(const struct fh_entry *e)
+{
+	return (char *)e->name + e->namelen + 1 + e->outlen;
+}
+
 bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m)
 {
-	const char *q = e->name + e->namelen + 1 + e->outlen;
+	const char *q = meta_at(e);
 
 	if (!(e->flags & FH_ENTRY_META))
 		return false;
@@ -198,6 +215,15 @@ bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m)
 	memcpy(&m->sec, q + 8, sizeof m->sec);
 	memcpy(&m->nsec, q + 16, sizeof m->nsec);
 	memcpy(&m->verified, q + 20, sizeof m->verified);
+	return true;
+}
+
+bool fh_entry_set_meta(struct fh_entry *e, const struct fh_meta *m)
+{
+	if (!(e->flags & FH_ENTRY_META))
+		return false;
+	meta_store(meta_at(e), m);
+	e->flags |= FH_ENTRY_RESTAMPED;
 	return true;
 }
 
@@ -401,8 +427,7 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 	/* At most 70% full: probes stay short. */
 	if (10 * (m->n + 1) > 7 * m->name_slots && !grow_names(m))
 		return FH_ADD_NOMEM;
-	size_t metalen = meta ? sizeof meta->size + sizeof meta->sec + sizeof meta->nsec +
-				sizeof meta->verified : 0;
+	size_t metalen = meta ? META_BYTES : 0;
 	char *p = store(m, l->namelen + 1 + l->outlen + metalen);
 
 	if (!p)
@@ -410,14 +435,8 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 	memcpy(p, l->name, l->namelen);
 	p[l->namelen] = '\0';
 	memcpy(p + l->namelen + 1, digest, l->outlen);
-	if (meta) {
-		char *q = p + l->namelen + 1 + l->outlen;
-
-		memcpy(q, &meta->size, sizeof meta->size);
-		memcpy(q + 8, &meta->sec, sizeof meta->sec);
-		memcpy(q + 16, &meta->nsec, sizeof meta->nsec);
-		memcpy(q + 20, &meta->verified, sizeof meta->verified);
-	}
+	if (meta)
+		meta_store(p + l->namelen + 1 + l->outlen, meta);
 
 	struct fh_entry *e = &m->entries[m->n];
 

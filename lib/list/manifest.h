@@ -55,6 +55,7 @@ enum {
 	FH_ENTRY_SEEN = 1 << 1,     /* a file of the tree answered it */
 	FH_ENTRY_EXPECTED = 1 << 2, /* the run expects its file (missing if unseen) */
 	FH_ENTRY_PAIRED = 1 << 3,   /* a new name took its content (moved) */
+	FH_ENTRY_RESTAMPED = 1 << 4, /* META was set anew (fh_entry_set_meta) */
 };
 
 struct fh_entry {
@@ -76,6 +77,9 @@ static inline const uint8_t *fh_entry_digest(const struct fh_entry *e)
 
 /* E's metadata into *M; false (M untouched) when its line had none. */
 bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m);
+/* Sets the metadata of E, whose line had some, to *M, and marks E
+ * FH_ENTRY_RESTAMPED; false (nothing done) when its line had none. */
+bool fh_entry_set_meta(struct fh_entry *e, const struct fh_meta *m);
 
 struct fh_manifest_block;
 

@@ -229,6 +229,33 @@ static void test_many(void)
 	fh_manifest_free(&m);
 }
 
+/* A scrub's stamp set in place: read back whole, the digest and the name
+ * untouched, the entry marked; an entry listed without metadata has no
+ * room for it. */
+static void test_set_meta(void)
+{
+	struct fh_manifest m;
+	const struct fh_meta listed = { .size = 5, .sec = 1700000000, .nsec = 7 };
+	const struct fh_meta now = { .size = 6, .sec = -2, .nsec = 999999999,
+				     .verified = 1800000000 };
+	struct fh_meta got;
+	static const uint8_t d[16] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+
+	fh_manifest_init(&m);
+	CHECK(add(&m, "a", 3, &listed, 2) == FH_ADD_OK);
+	CHECK(add(&m, "b", 4, NULL, 3) == FH_ADD_OK);
+	CHECK(fh_entry_set_meta(&m.entries[0], &now));
+	CHECK(m.entries[0].flags & FH_ENTRY_RESTAMPED);
+	CHECK(fh_entry_meta(&m.entries[0], &got) && got.size == 6 && got.sec == -2 &&
+	      got.nsec == 999999999 && got.verified == 1800000000);
+	CHECK(memcmp(fh_entry_digest(&m.entries[0]), d, 16) == 0);
+	CHECK(strcmp(m.entries[0].name, "a") == 0);
+	CHECK(!fh_entry_set_meta(&m.entries[1], &now));
+	CHECK(!(m.entries[1].flags & FH_ENTRY_RESTAMPED));
+	CHECK(!fh_entry_meta(&m.entries[1], &got));
+	fh_manifest_free(&m);
+}
+
 int main(void)
 {
 	test_meta();
@@ -236,6 +263,7 @@ int main(void)
 	test_digests();
 	test_manifest();
 	test_many();
+	test_set_meta();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
