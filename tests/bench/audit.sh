@@ -4,10 +4,17 @@
 # noise falls on all of them alike; prints Markdown tables of median wall
 # time, the ratios against their targets, and peak RSS.
 #
-#   tests/bench/audit.sh [-r ROUNDS] [-d DATADIR] [-n FILES] [-s BYTES]
-#                        [-m SMALLFILES] [-l LINES] [SET...]
+#   tests/bench/audit.sh [-c] [-F small|huge] [-r ROUNDS] [-d DATADIR]
+#                        [-n FILES] [-s BYTES] [-m SMALLFILES] [-l LINES]
+#                        [SET...]
 #
-# SETs (default: all four):
+# -c: cold, the page cache dropped (sync; echo 3 > /proc/sys/vm/
+# drop_caches) before every run of every command (needs root; the script
+# says it skipped when it cannot).  -F: the big file of scrubbig put in one
+# state of the page cache before every run, as tests/bench/bench.sh -F
+# does (huge: 2 MiB folios, needs root; small: 4 KiB folios).
+#
+# SETs (default: the first four):
 #   audit   FILES (4096) files of BYTES (128 KiB), warm:
 #           `fhsum --audit=SUMS -r tree` against `fhsum -c SUMS` (target:
 #           audit <= 1.1x the -c time) and against `hashdeep -r -a -k
@@ -29,6 +36,8 @@
 #           without a budget (every round verifies every file and rewrites
 #           every stamp) against `fhsum -c LIST` (target: scrub <= 1.1x
 #           the -c time), and the SMALLFILES tree of the update set alike.
+#   scrubbig  one 1 GiB file with a --meta list: `fhsum --scrub=LIST`
+#           against `fhsum -c LIST`, in the -F state given (warm without).
 #
 # Smaller sizes for a quick smoke run:
 #   tests/bench/audit.sh -r 2 -n 64 -m 1000 -l 100000
@@ -37,8 +46,13 @@ set -euo pipefail
 export LC_ALL=C
 
 rounds=5 data=${TMPDIR:-/tmp}/fhsum-bench-audit files=4096 bytes=131072 small=100000 lines=10000000
-while getopts r:d:n:s:m:l: opt; do
+cold=0 folio=
+while getopts cF:r:d:n:s:m:l: opt; do
 	case $opt in
+	c) cold=1 ;;
+	F) [[ $OPTARG == small || $OPTARG == huge ]] ||
+		{ echo "audit.sh: -F small or -F huge" >&2; exit 2; }
+	   folio=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	d) data=$OPTARG ;;
 	n) files=$OPTARG ;;
@@ -60,12 +74,38 @@ case $fhsum in /*) ;; *) fhsum=$PWD/$fhsum ;; esac
 "$fhsum" --help | grep -q -- --audit || { echo "audit.sh: $fhsum has no --audit" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 mkdir -p "$data"
+if ((cold)) || [ "$folio" = huge ]; then
+	if ! { sync && echo 3 >/proc/sys/vm/drop_caches; } 2>/dev/null; then
+		echo "audit.sh: skipped: cannot drop the page cache (needs root)"
+		exit 0
+	fi
+fi
+[ -n "$folio" ] && ((cold)) && { echo "audit.sh: -F and -c exclude each other" >&2; exit 2; }
+smallfolios=$data/smallfolios
+if [ "$folio" = small ] && { [ ! -x "$smallfolios" ] || [ "$here/tests/bench/smallfolios.c" -nt "$smallfolios" ]; }; then
+	cc -O2 "$here/tests/bench/smallfolios.c" -o "$smallfolios"
+fi
+# FOLIO_FILE: the file -F puts in its state before every run.
+folio_file=
+
+# Before every run: the page cache as -c or -F ask.
+prepare_cache() {
+	if ((cold)); then
+		sync && echo 3 >/proc/sys/vm/drop_caches
+	elif [ "$folio" = huge ] && [ -n "$folio_file" ]; then
+		sync && echo 3 >/proc/sys/vm/drop_caches && echo 1 >/proc/sys/vm/compact_memory
+		cat "$folio_file" >/dev/null
+	elif [ "$folio" = small ] && [ -n "$folio_file" ]; then
+		"$smallfolios" "$folio_file"
+	fi
+}
 
 # run NAME COMMAND: one timed run, in $data; appends "NAME seconds kib" to
 # $log.  The audits exit with their report's bits (1 to 63); 64 and up
 # (usage errors, signals) stop the benchmark.
 run() {
 	local name=$1 rc=0 t0 t1
+	prepare_cache
 	t0=${EPOCHREALTIME/[.,]/}
 	/usr/bin/time -f '%M' -o "$data/time.out" bash -c "cd '$data' && $2" >/dev/null 2>"$data/err.out" || rc=$?
 	t1=${EPOCHREALTIME/[.,]/}
@@ -241,9 +281,27 @@ bench_scrub() {
 		(cd "$data" && "$fhsum" -a md5 --meta -r "$tree" >"$sums")
 		rounds_of "scrub-$tree" "fhsum --scrub|$fhsum --scrub=$sums --quiet" \
 			"fhsum -c|$fhsum -c --quiet $sums"
-		printf '\n### scrub: %s, warm, no budget, %s rounds\n\n' "$tree" "$rounds"
+		printf '\n### scrub: %s, %s, no budget, %s rounds\n\n' "$tree" "$(state)" "$rounds"
 		table "$log" "fhsum -c" "fhsum --scrub/fhsum -c<=1.1"
 	done
+}
+
+# The page cache's state the runs start from, for the tables' titles.
+state() {
+	if ((cold)); then echo "cold"; elif [ -n "$folio" ]; then echo "$folio folios"; else echo "warm"; fi
+}
+
+bench_scrubbig() {
+	local big=$data/big sums=big.scrub
+	[ -f "$big" ] || head -c $((1 << 30)) /dev/urandom >"$big"
+	(cd "$data" && "$fhsum" -a md5 --meta big >"$sums")
+	folio_file=$big
+	rounds_of scrubbig "fhsum --scrub|$fhsum --scrub=$sums --quiet" \
+		"fhsum -c|$fhsum -c --quiet $sums"
+	folio_file=
+	printf '\n### scrub: one 1 GiB file, %s, no budget, %s rounds\n\n' "$(state)" "$rounds"
+	table "$log" "fhsum -c" "fhsum --scrub/fhsum -c<=1.1"
+	echo "- FileHugePages after the last run: $(awk '/FileHugePages/ { print $2, $3 }' /proc/meminfo)"
 }
 
 cpu=$("$fhsum" --debug -a md5 /dev/null 2>&1 >/dev/null | sed -n 's/.*: CPU //p')
@@ -254,6 +312,7 @@ for set in "${sets[@]}"; do
 	update) bench_update ;;
 	biglist) bench_biglist ;;
 	scrub) bench_scrub ;;
+	scrubbig) bench_scrubbig ;;
 	*) echo "audit.sh: unknown set $set" >&2; exit 2 ;;
 	esac
 done
