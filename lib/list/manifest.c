@@ -108,19 +108,49 @@ bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m)
 	return true;
 }
 
+/* V in decimal at OUT; returns the digits written (at most 20). */
+static size_t put_decimal(char *out, uint64_t v)
+{
+	char t[20];
+	size_t n = 0;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	return n;
+}
+
+/* Without snprintf: a scrub writes one of these per entry.  The line is
+ * NUL-terminated too (at most 102 bytes with it). */
 size_t fh_meta_format(char *out, const struct fh_meta *m)
 {
-	char stamp[32] = "";
+	static const char head[] = "#fhsum size=", mtime[] = " mtime=",
+			  stamp[] = " verified=";
+	size_t n = sizeof head - 1;
+	uint32_t ns = m->nsec < 1000000000u ? m->nsec : 999999999u;
 
-	if (m->verified > 0)
-		snprintf(stamp, sizeof stamp, " verified=%lld", (long long)m->verified);
-	int n = snprintf(out, FH_META_MAX, "#fhsum size=%llu mtime=%s%llu.%09u%s\n",
-			 (unsigned long long)m->size, m->sec < 0 ? "-" : "",
-			 (unsigned long long)(m->sec < 0 ? -(uint64_t)m->sec
-							 : (uint64_t)m->sec),
-			 (unsigned)m->nsec, stamp);
-
-	return n > 0 && n < FH_META_MAX ? (size_t)n : 0;
+	memcpy(out, head, n);
+	n += put_decimal(out + n, m->size);
+	memcpy(out + n, mtime, sizeof mtime - 1);
+	n += sizeof mtime - 1;
+	if (m->sec < 0)
+		out[n++] = '-';
+	n += put_decimal(out + n, m->sec < 0 ? -(uint64_t)m->sec : (uint64_t)m->sec);
+	out[n++] = '.';
+	for (int i = 8; i >= 0; i--, ns /= 10)
+		out[n + (size_t)i] = (char)('0' + ns % 10);
+	n += 9;
+	if (m->verified > 0) {
+		memcpy(out + n, stamp, sizeof stamp - 1);
+		n += sizeof stamp - 1;
+		n += put_decimal(out + n, (uint64_t)m->verified);
+	}
+	out[n++] = '\n';
+	out[n] = '\0';
+	return n;
 }
 
 const char *fh_name_key(const char *name, size_t len, size_t *keylen)
@@ -402,6 +432,19 @@ static struct fh_entry *find_hashed(const struct fh_manifest *m, uint64_t h,
 			return e;
 	}
 	return NULL;
+}
+
+void fh_manifest_prefetch(const struct fh_manifest *m, const char *name, size_t len)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	if (m->name_slots)
+		__builtin_prefetch(&m->by_name[(size_t)name_hash(name, len) &
+					       (m->name_slots - 1)]);
+#else
+	(void)m;
+	(void)name;
+	(void)len;
+#endif
 }
 
 struct fh_entry *fh_manifest_find(const struct fh_manifest *m,

@@ -124,6 +124,10 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 				   const uint8_t *digest, const struct fh_meta *meta,
 				   int form, uint64_t line);
 
+/* A hint: NAME's place in the name table is fetched into the cache, so
+ * that a find or add of it a little later does not wait on memory. */
+void fh_manifest_prefetch(const struct fh_manifest *m, const char *name, size_t len);
+
 /* The entry whose name matches NAME (by fh_name_key), or NULL. */
 struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
 				  const char *name, size_t len);

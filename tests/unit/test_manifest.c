@@ -50,6 +50,26 @@ static void test_meta(void)
 	m.verified = 999999999999999999;
 	CHECK(fh_meta_format(out, &m) > 0 && fh_meta_parse(out, strlen(out) - 1, &m) &&
 	      m.size == 999999999999999999 && m.sec == -999999999999999999 && m.verified == 999999999999999999);
+	/* The formatter against printf, at the ends of every field. */
+	static const uint64_t sizes[] = { 0, 9, 10, UINT64_MAX };
+	static const int64_t secs[] = { INT64_MIN + 1, -1, 0, 1700000000, INT64_MAX };
+	static const uint32_t nsecs[] = { 0, 1, 999999999 };
+
+	for (size_t i = 0; i < 4; i++)
+		for (size_t j = 0; j < 5; j++)
+			for (size_t k = 0; k < 3; k++) {
+				char want[FH_META_MAX + 32];
+				struct fh_meta f = { sizes[i], secs[j], nsecs[k], secs[j] > 0 ? secs[j] : 0 };
+				size_t n = (size_t)snprintf(want, sizeof want, "#fhsum size=%llu mtime=%lld.%09u",
+							    (unsigned long long)f.size,
+							    (long long)f.sec, (unsigned)f.nsec);
+
+				if (f.verified)
+					n += (size_t)snprintf(want + n, sizeof want - n,
+							      " verified=%lld", (long long)f.verified);
+				want[n++] = '\n';
+				CHECK(fh_meta_format(out, &f) == n && memcmp(out, want, n) == 0);
+			}
 	/* Anything else is a plain comment. */
 	static const char *const bad[] = {
 		"#fhsum size=1 mtime=5.99999999",     /* eight digits */
