@@ -1,5 +1,6 @@
 /* auditlist.c: the list side of --audit and --update: LIST read into the
- * manifest (a name's first line counts; a second is said as a duplicate),
+ * manifest (parsed by listread.c; a name's first line counts, a second is
+ * said as a duplicate),
  * and for --update its new text: the old lines byte for byte, the changes
  * in their places, the new files at the end, written beside LIST and
  * renamed over it (listfile.c). */
@@ -13,7 +14,6 @@
 #include <unistd.h>
 
 #include "audit.h"
-#include "lines.h"
 #include "quote.h"
 #include "settle.h"
 
@@ -47,61 +47,6 @@ static int form_of(const struct fh_list_line *l)
 {
 	return (l->tagged ? FH_FMT_TAG : 0) | (l->binary ? FH_FMT_BINARY : 0) |
 	       (l->base64 ? FH_FMT_BASE64 : 0);
-}
-
-int fh_audit_read_list(struct auditor *a, int fd, const char *name,
-		       fh_audit_each_fn *each)
-{
-	const struct cli *c = a->c;
-	struct fh_list_parser p;
-	struct fh_lines lines = { 0 };
-	struct fh_meta meta;
-	bool pending = false;
-	uint64_t lineno = 0;
-	uint8_t *digest = fh_audit_xmalloc(FH_MAX_XOF_BYTES);
-
-	fh_list_parser_init(&p, c->algo_given ? c->algo : NULL, c->any_sha3,
-			    c->check_outlen);
-	p.any_sha2 = c->any_sha2;
-	if (!fh_lines_start(&lines, fd, FH_LIST_LINE_MAX, '\n')) {
-		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
-		exit(STATUS_USAGE);
-	}
-	for (;;) {
-		char *line;
-		size_t len;
-		enum fh_lines_status got = fh_lines_next(&lines, &line, &len);
-		struct fh_list_line l;
-		enum fh_line_kind kind = FH_LINE_BAD;
-
-		if (got == FH_LINES_END)
-			break;
-		lineno++;
-		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &meta)) {
-			pending = true;
-			continue;
-		}
-		if (got == FH_LINES_LINE)
-			kind = fh_list_parse(&p, line, len, &l);
-		if (kind == FH_LINE_OK && !fh_list_digest(digest, &l))
-			kind = FH_LINE_BAD;
-		if (kind == FH_LINE_OK) {
-			each(a, &l, digest, pending ? &meta : NULL, lineno);
-		} else if (kind == FH_LINE_BAD) {
-			a->bad_lines++;
-			if (c->warn)
-				fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
-					    "checksum line",
-					 fh_quotef(name, strlen(name)), lineno,
-					 c->label ? c->label : "", c->label ? " " : "");
-		}
-		pending = false;
-	}
-	int err = lines.err;
-
-	fh_lines_free(&lines);
-	free(digest);
-	return err;
 }
 
 /* The list is ambiguous, which is said whatever -w says. */

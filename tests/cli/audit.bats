@@ -351,6 +351,31 @@ PY
 	return $bad
 }
 
+@test "audit: a list of over 1 MiB, parsed on a thread of its own, is read as a short one" {
+	basic_tree
+	basic_changes
+	# 40,000 lines for names outside the operand, with improper lines and
+	# a name listed twice among them, far apart, so that they fall in
+	# different batches of the parse; a line of t/ listed twice at the end.
+	python3 -c 'import hashlib, sys
+out = sys.stdout
+for i in range(40000):
+    if i in (3, 9000, 25000, 39990):
+        out.write("not a checksum line %d\n" % i)
+    name = "u/%06d" % (i if i != 30000 else 17)
+    out.write("%s  %s\n" % (hashlib.md5(name.encode()).hexdigest(), name))
+' >L2
+	cat L >>L2
+	grep ' t/same$' L >>L2
+	[ "$(stat -c %s L2)" -gt $((1024 * 1024)) ] || fail "L2 is too short"
+	local o bad=0
+	for o in "" -w "-w --strict"; do
+		# shellcheck disable=SC2086
+		audit_same "options '$o'" L2 $o -r t || bad=1
+	done
+	return $bad
+}
+
 @test "audit: only entries under the operands are expected; with --files-from every entry" {
 	mkdir -p t/in u
 	mkf t/in/a 10; mkf t/b 20; mkf u/c 30; mkf t/in2 40

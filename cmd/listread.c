@@ -1,0 +1,271 @@
+/* listread.c: a list read for --audit, --update, --scrub and --against.
+ * Its lines are split and parsed on a thread of their own while this
+ * thread takes the entries in (hashing their names into the manifest):
+ * the parse hands over batches of parsed lines, in line order, through a
+ * ring of BATCHES buffers, so memory stays bounded whatever the list's
+ * length.  A short list, or one that is not a regular file, is parsed on
+ * this thread, a batch at a time, by the same code. */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "audit.h"
+#include "lines.h"
+#include "quote.h"
+
+/* A batch holds this much and one more line, whatever its length. */
+#define BATCH_BYTES ((size_t)256 << 10)
+#define BATCHES 4
+/* Lists shorter than this are parsed on this thread. */
+#define THREAD_FROM ((off_t)1 << 20)
+
+/* One line as parsed: its name, then its digest, follow it. */
+struct parsed {
+	uint64_t lineno;
+	struct fh_meta meta;
+	const struct fh_algo *algo, *alt;
+	size_t namelen, outlen;
+	bool ok;                /* else improperly formatted */
+	bool has_meta, tagged, binary, base64;
+};
+
+#define RECORD_MAX (sizeof(struct parsed) + FH_LIST_LINE_MAX + FH_MAX_XOF_BYTES + \
+		    2 * alignof(struct parsed))
+
+struct batch {
+	size_t used;
+	unsigned char *data;    /* BATCH_BYTES + RECORD_MAX */
+};
+
+struct reader {
+	/* The parse's own. */
+	const struct cli *c;
+	struct fh_list_parser p;
+	struct fh_lines lines;
+	struct fh_meta meta;
+	bool pending;           /* META is the next entry's */
+	uint64_t lineno;
+	uint8_t *digest;        /* FH_MAX_XOF_BYTES */
+
+	/* The ring: batches [head, head + full) are parsed and waiting;
+	 * the parse fills batch head + full once it is free. */
+	struct batch ring[BATCHES];
+	size_t head, full;
+	bool done;              /* the parse handed over its last batch */
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+};
+
+static size_t round_up(size_t n)
+{
+	return (n + alignof(struct parsed) - 1) & ~(alignof(struct parsed) - 1);
+}
+
+static void put(struct batch *b, enum fh_line_kind kind,
+		const struct fh_list_line *l, const uint8_t *digest,
+		const struct fh_meta *meta, uint64_t lineno)
+{
+	struct parsed *r = (struct parsed *)(void *)(b->data + b->used);
+
+	*r = (struct parsed){ .lineno = lineno, .ok = kind == FH_LINE_OK };
+	b->used += round_up(sizeof *r);
+	if (!r->ok)
+		return;
+	r->algo = l->algo;
+	r->alt = l->alt;
+	r->namelen = l->namelen;
+	r->outlen = l->outlen;
+	r->tagged = l->tagged;
+	r->binary = l->binary;
+	r->base64 = l->base64;
+	if (meta) {
+		r->has_meta = true;
+		r->meta = *meta;
+	}
+	memcpy(b->data + b->used, l->name, l->namelen);
+	memcpy(b->data + b->used + l->namelen, digest, l->outlen);
+	b->used += round_up(l->namelen + l->outlen);
+}
+
+/* Parses lines into B until it holds BATCH_BYTES; false at the end of
+ * the list. */
+static bool parse_batch(struct reader *r, struct batch *b)
+{
+	b->used = 0;
+	while (b->used < BATCH_BYTES) {
+		char *line;
+		size_t len;
+		enum fh_lines_status got = fh_lines_next(&r->lines, &line, &len);
+		struct fh_list_line l;
+		enum fh_line_kind kind = FH_LINE_BAD;
+
+		if (got == FH_LINES_END)
+			return false;
+		r->lineno++;
+		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &r->meta)) {
+			r->pending = true;
+			continue;
+		}
+		if (got == FH_LINES_LINE)
+			kind = fh_list_parse(&r->p, line, len, &l);
+		if (kind == FH_LINE_OK && !fh_list_digest(r->digest, &l))
+			kind = FH_LINE_BAD;
+		if (kind != FH_LINE_SKIP)
+			put(b, kind, &l, r->digest, r->pending ? &r->meta : NULL, r->lineno);
+		r->pending = false;
+	}
+	return true;
+}
+
+static void *parse_main(void *arg)
+{
+	struct reader *r = arg;
+	bool more = true;
+
+	while (more) {
+		pthread_mutex_lock(&r->lock);
+		while (r->full == BATCHES)
+			pthread_cond_wait(&r->cv, &r->lock);
+		struct batch *b = &r->ring[(r->head + r->full) % BATCHES];
+
+		pthread_mutex_unlock(&r->lock);
+		more = parse_batch(r, b);
+		pthread_mutex_lock(&r->lock);
+		r->full++;
+		r->done = !more;
+		pthread_cond_signal(&r->cv);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return NULL;
+}
+
+/* The record after the one at *AT of B (*AT moves past it), or NULL. */
+static const struct parsed *next_record(const struct batch *b, size_t *at)
+{
+	if (*at >= b->used)
+		return NULL;
+	const struct parsed *r = (const struct parsed *)(const void *)(b->data + *at);
+
+	*at += round_up(sizeof *r) + (r->ok ? round_up(r->namelen + r->outlen) : 0);
+	return r;
+}
+
+/* How many lines ahead a name's place in the table is fetched: the
+ * table is far larger than the cache, and each add would wait on it. */
+#define PREFETCH_AHEAD 8
+
+/* Hands B's lines to EACH, in line order. */
+static void take_batch(struct auditor *a, const char *name, const struct batch *b,
+		       fh_audit_each_fn *each)
+{
+	const struct cli *c = a->c;
+	const struct parsed *r, *ahead;
+	size_t at = 0, ahead_at = 0;
+
+	for (int i = 0; i < PREFETCH_AHEAD; i++)
+		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok)
+			fh_manifest_prefetch(&a->m, (const char *)(ahead + 1), ahead->namelen);
+	while ((r = next_record(b, &at)) != NULL) {
+		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok)
+			fh_manifest_prefetch(&a->m, (const char *)(ahead + 1), ahead->namelen);
+		if (!r->ok) {
+			a->bad_lines++;
+			if (c->warn)
+				fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
+					    "checksum line",
+					 fh_quotef(name, strlen(name)), r->lineno,
+					 c->label ? c->label : "", c->label ? " " : "");
+			continue;
+		}
+		const char *text = (const char *)(r + 1);
+		struct fh_list_line l = {
+			.algo = r->algo, .alt = r->alt, .outlen = r->outlen,
+			.name = text, .namelen = r->namelen, .tagged = r->tagged,
+			.binary = r->binary, .base64 = r->base64,
+		};
+
+		each(a, &l, (const uint8_t *)text + r->namelen,
+		     r->has_meta ? &r->meta : NULL, r->lineno);
+	}
+}
+
+/* The batches as the parse thread hands them over. */
+static void take_threaded(struct auditor *a, const char *name, struct reader *r,
+			  fh_audit_each_fn *each)
+{
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		while (!r->full && !r->done)
+			pthread_cond_wait(&r->cv, &r->lock);
+		bool last = !r->full;
+
+		pthread_mutex_unlock(&r->lock);
+		if (last)
+			return;
+		take_batch(a, name, &r->ring[r->head], each);
+		pthread_mutex_lock(&r->lock);
+		r->head = (r->head + 1) % BATCHES;
+		r->full--;
+		pthread_cond_signal(&r->cv);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+int fh_audit_read_list(struct auditor *a, int fd, const char *name,
+		       fh_audit_each_fn *each)
+{
+	const struct cli *c = a->c;
+	struct reader *r = fh_audit_xmalloc(sizeof *r);
+	struct stat st;
+	pthread_t tid;
+
+	memset(r, 0, sizeof *r);
+	fh_list_parser_init(&r->p, c->algo_given ? c->algo : NULL, c->any_sha3,
+			    c->check_outlen);
+	r->p.any_sha2 = c->any_sha2;
+	r->digest = fh_audit_xmalloc(FH_MAX_XOF_BYTES);
+	if (!fh_lines_start(&r->lines, fd, FH_LIST_LINE_MAX, '\n')) {
+		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
+		exit(STATUS_USAGE);
+	}
+	bool threaded = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			st.st_size >= THREAD_FROM;
+	size_t nbatches = threaded ? BATCHES : 1;
+
+	for (size_t i = 0; i < nbatches; i++)
+		r->ring[i].data = fh_audit_xmalloc(BATCH_BYTES + RECORD_MAX);
+	if (threaded) {
+		pthread_mutex_init(&r->lock, NULL);
+		pthread_cond_init(&r->cv, NULL);
+		threaded = pthread_create(&tid, NULL, parse_main, r) == 0;
+		if (!threaded) {
+			pthread_mutex_destroy(&r->lock);
+			pthread_cond_destroy(&r->cv);
+		}
+	}
+	if (threaded) {
+		take_threaded(a, name, r, each);
+		pthread_join(tid, NULL);
+		pthread_mutex_destroy(&r->lock);
+		pthread_cond_destroy(&r->cv);
+	} else {
+		bool more;
+
+		do {
+			more = parse_batch(r, &r->ring[0]);
+			take_batch(a, name, &r->ring[0], each);
+		} while (more);
+	}
+	int err = r->lines.err;
+
+	for (size_t i = 0; i < BATCHES; i++)
+		free(r->ring[i].data);
+	fh_lines_free(&r->lines);
+	free(r->digest);
+	free(r);
+	return err;
+}
