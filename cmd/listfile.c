@@ -235,6 +235,7 @@ int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
 	o->fd = -1;
 	o->err = 0;
 	o->used = 0;
+	o->written = o->flushed = 0;
 	o->anonymous = false;
 	o->tmp = malloc(strlen(l->path) + sizeof SUFFIX + SUFFIX_X + 2);
 	if (!o->tmp)
@@ -264,6 +265,10 @@ int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
 	return 0;
 }
 
+/* Written back this far ahead of the fsync: the disk writes the text
+ * while the rest of it is made. */
+#define FLUSH_EVERY ((uint64_t)4 << 20)
+
 static void drain(struct fh_listout *o)
 {
 	size_t off = 0;
@@ -276,7 +281,16 @@ static void drain(struct fh_listout *o)
 		else if (got > 0)
 			off += (size_t)got;
 	}
+	o->written += off;
 	o->used = 0;
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (!o->err && o->written - o->flushed >= FLUSH_EVERY) {
+		/* A hint: the fsync at the commit is what counts. */
+		sync_file_range(o->fd, (off_t)o->flushed, (off_t)(o->written - o->flushed),
+				SYNC_FILE_RANGE_WRITE);
+		o->flushed = o->written;
+	}
+#endif
 }
 
 void fh_listout_put(struct fh_listout *o, const void *p, size_t n)

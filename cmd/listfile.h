@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 struct fh_listfile {
@@ -37,6 +38,8 @@ struct fh_listout {
 	int fd;
 	int err;                /* the first write error, or 0 */
 	size_t used;
+	uint64_t written;       /* bytes written to FD */
+	uint64_t flushed;       /* of which handed to writeback (drain) */
 	char *tmp;              /* the temporary name, once it has one */
 	bool anonymous;         /* no name yet (O_TMPFILE) */
 	char buf[1 << 16];
