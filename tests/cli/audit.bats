@@ -630,10 +630,10 @@ EOF
 	[ "$(cat got.rc)" = 0 ] || fail "audit after the update: exit $(cat got.rc): $(cat got.out)"
 }
 
-@test "--update killed by SIGKILL at random moments: LIST is the old or the new list, nothing left beside it" {
+@test "--update killed by SIGKILL at random moments: LIST is the old or the new list, nothing left beside it (timed)" {
 	# Timing races, the same whatever the kernel: the full run has them;
 	# the quick runs (one per kernel, emulated CPUs) leave them out.
-	[ "${FHSUM_QUICK:-0}" = 1 ] && skip "a timing race: run in the full suite"
+	timed_test
 	[ -z "${FHSUM_WRAPPER-}" ] || skip "kills the native process"
 	mkdir t lst
 	local i n=${FHSUM_AUDIT_KILLS:-10} size=64M t0 t1 dur kills=0 delay pid strays=() newer=0
@@ -755,10 +755,10 @@ race_run() {
 	RACED=$held
 }
 
-@test "audit: a file rewritten while it is read is CHANGED, never DAMAGED; --meta generation and --update record no torn digest" {
+@test "audit: a file rewritten while it is read is CHANGED, never DAMAGED; --meta generation and --update record no torn digest (timed)" {
 	# Timing races, the same whatever the kernel: the full run has them;
 	# the quick runs (one per kernel, emulated CPUs) leave them out.
-	[ "${FHSUM_QUICK:-0}" = 1 ] && skip "a timing race: run in the full suite"
+	timed_test
 	[ -z "${FHSUM_WRAPPER-}" ] || skip "times the native process"
 	mkdir t
 	truncate -s 512M t/big

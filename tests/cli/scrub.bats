@@ -171,8 +171,8 @@ sums_kept() {
 	! grep -q MISSING got.out || fail "$(cat got.out)"
 }
 
-@test "SIGINT and SIGTERM write the stamps earned and exit 130 and 143; every stamp written is true" {
-	[ "${FHSUM_QUICK:-0}" = 0 ] || skip "timing-based: full suite only"
+@test "SIGINT and SIGTERM write the stamps earned and exit 130 and 143; every stamp written is true (timed)" {
+	timed_test
 	mkdir t
 	for i in $(seq -w 1 40); do truncate -s 64M "t/f$i"; done
 	# SHA-512 on one thread: some seconds for the 2.5 GiB.
@@ -206,8 +206,8 @@ sums_kept() {
 	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed"
 }
 
-@test "a file that changes while it is read is said and not stamped" {
-	[ "${FHSUM_QUICK:-0}" = 0 ] || skip "timing-based: full suite only"
+@test "a file that changes while it is read is said and not stamped (timed)" {
+	timed_test
 	mkdir t
 	truncate -s 1G t/big
 	echo small >t/small
@@ -286,8 +286,8 @@ sums_kept() {
 	[ "$(cat got.rc)" = 64 ] && grep -q "invalid time interval" got.err || fail "$(cat got.err)"
 }
 
-@test "--max-time stops feeding when time runs out" {
-	[ "${FHSUM_QUICK:-0}" = 0 ] || skip "timing-based: full suite only"
+@test "--max-time stops feeding when time runs out (timed)" {
+	timed_test
 	mkdir t
 	for i in $(seq -w 1 60); do truncate -s 64M "t/f$i"; done
 	fhsum --meta -r t >L
