@@ -16,8 +16,8 @@
  * a few hundred pages instead of a few hundred thousand, each of whose
  * first touch and TLB misses cost (dearly under some hypervisors), and its
  * tables' random probes stay within the TLB's reach. */
-#define BIG ((size_t)4 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
+#define BIG HUGE_PAGE
 
 static void *big_alloc(size_t size)
 {
@@ -326,10 +326,13 @@ static char *store(struct fh_manifest *m, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > BLOCK_MIN ? n : BLOCK_MIN;
 
-		/* Larger blocks as the list grows: fewer, and at most 1/8
-		 * of what is held is unused. */
+		/* Larger blocks as the list grows, in huge pages: fewer, and
+		 * past the first huge page at most 1/8 of what is held is
+		 * unused. */
 		if (m->n > 8192 && size < (m->n / 8) * 64)
 			size = (m->n / 8) * 64;
+		if (m->n > 8192 && size < HUGE_PAGE - sizeof *b)
+			size = HUGE_PAGE - sizeof *b;
 		b = big_alloc(sizeof *b + size);
 		if (!b)
 			return NULL;
