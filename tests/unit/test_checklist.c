@@ -916,8 +916,24 @@ static void test_empty_name_quirk(void)
 	run_case(&p, line, n - 1, &want, "empty name formatted");
 }
 
+/* The parser looks for a tag only on a line that begins with a capital
+ * letter: every algorithm's tag must. */
+static void test_tags_capital(void)
+{
+	for (int i = 0; i < FH_ALGO_COUNT; i++) {
+		const char *tag = fh_algo_get((enum fh_algo_id)i)->tag;
+
+		n_cases++;
+		if (tag[0] < 'A' || tag[0] > 'Z') {
+			printf("FAIL tag %s: not a capital letter first\n", tag);
+			n_failed++;
+		}
+	}
+}
+
 int main(void)
 {
+	test_tags_capital();
 	test_table();
 	test_latch_sequences();
 	test_long_lines();
