@@ -219,25 +219,26 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 		       fh_audit_each_fn *each)
 {
 	const struct cli *c = a->c;
-	struct reader *r = fh_audit_xmalloc(sizeof *r);
 	struct stat st;
 	pthread_t tid;
-
-	memset(r, 0, sizeof *r);
-	fh_list_parser_init(&r->p, c->algo_given ? c->algo : NULL, c->any_sha3,
-			    c->check_outlen);
-	r->p.any_sha2 = c->any_sha2;
-	r->digest = fh_audit_xmalloc(FH_MAX_XOF_BYTES);
-	if (!fh_lines_start(&r->lines, fd, FH_LIST_LINE_MAX, '\n')) {
-		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
-		exit(STATUS_USAGE);
-	}
 	bool threaded = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 			st.st_size >= THREAD_FROM;
 	size_t nbatches = threaded ? BATCHES : 1;
+	size_t head = round_up(sizeof(struct reader));
+	size_t batch = round_up(BATCH_BYTES + RECORD_MAX);
+	/* One allocation: the reader, its batches, the digest's room. */
+	struct reader *r = calloc(1, head + nbatches * batch + FH_MAX_XOF_BYTES);
 
+	if (!r || !fh_lines_start(&r->lines, fd, FH_LIST_LINE_MAX, '\n')) {
+		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
+		exit(STATUS_USAGE);
+	}
 	for (size_t i = 0; i < nbatches; i++)
-		r->ring[i].data = fh_audit_xmalloc(BATCH_BYTES + RECORD_MAX);
+		r->ring[i].data = (unsigned char *)r + head + i * batch;
+	r->digest = (uint8_t *)r + head + nbatches * batch;
+	fh_list_parser_init(&r->p, c->algo_given ? c->algo : NULL, c->any_sha3,
+			    c->check_outlen);
+	r->p.any_sha2 = c->any_sha2;
 	if (threaded) {
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->cv, NULL);
@@ -262,10 +263,7 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 	}
 	int err = r->lines.err;
 
-	for (size_t i = 0; i < BATCHES; i++)
-		free(r->ring[i].data);
 	fh_lines_free(&r->lines);
-	free(r->digest);
 	free(r);
 	return err;
 }
