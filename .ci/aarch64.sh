@@ -45,7 +45,7 @@ declare -A suites=([max]="" [cortex-a53]="--suite kernels")
 [ "$full" = 1 ] && suites[cortex-a53]=""
 # The CLI suites that hash or thread (the others test options and lists,
 # the same on any CPU; the full tier runs them all).
-declare -A cli_only=([max]="engine io streams gen_md5 check_md5 gen_sha3 gen_k12 sha2_vectors"
+declare -A cli_only=([max]="engine gen_md5 gen_sha3 gen_k12 sha2_vectors"
 	[cortex-a53]="")
 [ "$full" = 1 ] && cli_only[max]=""
 # What each CPU must pick by default, and which kernels it must and must

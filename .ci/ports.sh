@@ -155,7 +155,7 @@ step_musl() {
 	echo build-musl/meson-logs/musl.json >>"$logs_list"
 	# The CLI suites where the C library shows (options, output, lists,
 	# files, threads); with FHSUM_CI_FULL=1 all of them.
-	local only="options drop_in gen_md5 check_md5 lists engine io streams walk audit"
+	local only="options gen_md5 check_md5 engine io walk"
 	[ "${FHSUM_CI_FULL:-0}" = 1 ] && only=
 	FHSUM_QUICK=1 FHSUM_CLI_ONLY="$only" \
 		meson test -C build-musl --print-errorlogs --logbase musl ||

@@ -27,7 +27,7 @@ command -v md5sum >/dev/null || skip_all "GNU md5sum (the oracle) missing"
 command -v python3 >/dev/null || skip_all "python3 missing"
 
 rounds=${FHSUM_WRITER_ROUNDS:-60}
-[ "${FHSUM_QUICK:-0}" = 1 ] && rounds=${FHSUM_WRITER_ROUNDS:-20}
+[ "$QUICK" = 1 ] && rounds=${FHSUM_WRITER_ROUNDS:-20}
 seed=${FHSUM_WRITER_SEED:-$(date +%s)}
 RANDOM=$seed
 
