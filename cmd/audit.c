@@ -536,7 +536,7 @@ int fh_audit_status(struct auditor *a)
 /* ------------------------------------------------------------------ */
 /* --against: the second list in place of the tree. */
 
-static void against_entry(struct auditor *a, struct fh_list_line *l,
+static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t hash,
 			  const uint8_t *digest, const struct fh_meta *meta,
 			  uint64_t lineno)
 {
@@ -544,6 +544,7 @@ static void against_entry(struct auditor *a, struct fh_list_line *l,
 	size_t klen;
 	const char *key = fh_name_key(l->name, l->namelen, &klen);
 
+	(void)hash;
 	(void)lineno;
 	/* Neither new nor compared; LIST's line for it, hidden too, is not
 	 * missing either (finish). */

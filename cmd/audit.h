@@ -101,11 +101,12 @@ void *fh_audit_xmalloc(size_t n);
 void fh_audit_grow(void **p, size_t *cap, size_t n, size_t size);
 
 /* Reads the list FD (named NAME in messages) line by line, calling EACH
- * with every entry and its metadata; counts and (with -w) names the
- * improper lines.  Returns 0, or the errno value of a read error. */
+ * with every entry, its name's hash (fh_manifest_name_hash) and its
+ * metadata; counts and (with -w) names the improper lines.  Returns 0,
+ * or the errno value of a read error. */
 typedef void fh_audit_each_fn(struct auditor *a, struct fh_list_line *l,
-			      const uint8_t *digest, const struct fh_meta *meta,
-			      uint64_t lineno);
+			      uint64_t hash, const uint8_t *digest,
+			      const struct fh_meta *meta, uint64_t lineno);
 int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 		       fh_audit_each_fn *each);
 /* A second line for one name: said, counted; the first counts. */

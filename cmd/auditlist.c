@@ -63,11 +63,11 @@ void fh_audit_duplicate(struct auditor *a, const char *list,
 		 fh_quotef(l->name, l->namelen), e ? (uint64_t)e->line : 0);
 }
 
-static void add_entry(struct auditor *a, struct fh_list_line *l,
+static void add_entry(struct auditor *a, struct fh_list_line *l, uint64_t hash,
 		      const uint8_t *digest, const struct fh_meta *meta,
 		      uint64_t lineno)
 {
-	switch (fh_manifest_add(&a->m, l, digest, meta, form_of(l), lineno)) {
+	switch (fh_manifest_add_hashed(&a->m, hash, l, digest, meta, form_of(l), lineno)) {
 	case FH_ADD_OK:
 		if (a->first_form < 0)
 			a->first_form = form_of(l);

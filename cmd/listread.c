@@ -26,6 +26,7 @@
 /* One line as parsed: its name, then its digest, follow it. */
 struct parsed {
 	uint64_t lineno;
+	uint64_t hash;          /* the name's, for the name table */
 	struct fh_meta meta;
 	const struct fh_algo *algo, *alt;
 	size_t namelen, outlen;
@@ -75,6 +76,7 @@ static void put(struct batch *b, enum fh_line_kind kind,
 	b->used += round_up(sizeof *r);
 	if (!r->ok)
 		return;
+	r->hash = fh_manifest_name_hash(l->name, l->namelen);
 	r->algo = l->algo;
 	r->alt = l->alt;
 	r->namelen = l->namelen;
@@ -168,10 +170,10 @@ static void take_batch(struct auditor *a, const char *name, const struct batch *
 
 	for (int i = 0; i < PREFETCH_AHEAD; i++)
 		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok)
-			fh_manifest_prefetch(&a->m, (const char *)(ahead + 1), ahead->namelen);
+			fh_manifest_prefetch(&a->m, ahead->hash);
 	while ((r = next_record(b, &at)) != NULL) {
 		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok)
-			fh_manifest_prefetch(&a->m, (const char *)(ahead + 1), ahead->namelen);
+			fh_manifest_prefetch(&a->m, ahead->hash);
 		if (!r->ok) {
 			a->bad_lines++;
 			if (c->warn)
@@ -188,7 +190,7 @@ static void take_batch(struct auditor *a, const char *name, const struct batch *
 			.binary = r->binary, .base64 = r->base64,
 		};
 
-		each(a, &l, (const uint8_t *)text + r->namelen,
+		each(a, &l, r->hash, (const uint8_t *)text + r->namelen,
 		     r->has_meta ? &r->meta : NULL, r->lineno);
 	}
 }

@@ -302,7 +302,7 @@ static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 	return mix(h ^ w);
 }
 
-static uint64_t name_hash(const char *name, size_t len)
+uint64_t fh_manifest_name_hash(const char *name, size_t len)
 {
 	size_t klen;
 	const char *key = fh_name_key(name, len, &klen);
@@ -378,7 +378,8 @@ static bool resize_names(struct fh_manifest *m, size_t slots)
 			continue;
 		const struct fh_entry *e = &m->entries[(uint32_t)v - 1];
 
-		table_put(t, slots, name_hash(e->name, e->namelen), (uint32_t)v - 1);
+		table_put(t, slots, fh_manifest_name_hash(e->name, e->namelen),
+			  (uint32_t)v - 1);
 	}
 	free(m->by_name);
 	m->by_name = t;
@@ -437,23 +438,21 @@ static struct fh_entry *find_hashed(const struct fh_manifest *m, uint64_t h,
 	return NULL;
 }
 
-void fh_manifest_prefetch(const struct fh_manifest *m, const char *name, size_t len)
+void fh_manifest_prefetch(const struct fh_manifest *m, uint64_t hash)
 {
 #if defined(__GNUC__) || defined(__clang__)
 	if (m->name_slots)
-		__builtin_prefetch(&m->by_name[(size_t)name_hash(name, len) &
-					       (m->name_slots - 1)]);
+		__builtin_prefetch(&m->by_name[(size_t)hash & (m->name_slots - 1)]);
 #else
 	(void)m;
-	(void)name;
-	(void)len;
+	(void)hash;
 #endif
 }
 
 struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
 				  const char *name, size_t len)
 {
-	return find_hashed(m, name_hash(name, len), name, len);
+	return find_hashed(m, fh_manifest_name_hash(name, len), name, len);
 }
 
 enum fh_add_result fh_manifest_add(struct fh_manifest *m,
@@ -461,8 +460,16 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 				   const uint8_t *digest, const struct fh_meta *meta,
 				   int form, uint64_t line)
 {
-	uint64_t h = name_hash(l->name, l->namelen);
+	return fh_manifest_add_hashed(m, fh_manifest_name_hash(l->name, l->namelen), l,
+				      digest, meta, form, line);
+}
 
+enum fh_add_result fh_manifest_add_hashed(struct fh_manifest *m, uint64_t h,
+					  const struct fh_list_line *l,
+					  const uint8_t *digest,
+					  const struct fh_meta *meta, int form,
+					  uint64_t line)
+{
 	if (find_hashed(m, h, l->name, l->namelen))
 		return FH_ADD_DUPLICATE;
 	if (m->n >= FH_MANIFEST_MAX || line > FH_MANIFEST_LINES ||

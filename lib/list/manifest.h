@@ -124,9 +124,22 @@ enum fh_add_result fh_manifest_add(struct fh_manifest *m,
 				   const uint8_t *digest, const struct fh_meta *meta,
 				   int form, uint64_t line);
 
-/* A hint: NAME's place in the name table is fetched into the cache, so
- * that a find or add of it a little later does not wait on memory. */
-void fh_manifest_prefetch(const struct fh_manifest *m, const char *name, size_t len);
+/* The hash the name table files NAME (LEN bytes) under, for the calls
+ * below: a list's reader computes it on the thread that parses, not on
+ * the one that fills the table. */
+uint64_t fh_manifest_name_hash(const char *name, size_t len);
+
+/* fh_manifest_add, the name's hash given (fh_manifest_name_hash). */
+enum fh_add_result fh_manifest_add_hashed(struct fh_manifest *m, uint64_t hash,
+					  const struct fh_list_line *l,
+					  const uint8_t *digest,
+					  const struct fh_meta *meta, int form,
+					  uint64_t line);
+
+/* A hint: the place in the name table of the name whose hash is HASH is
+ * fetched into the cache, so that an add of it a little later does not
+ * wait on memory. */
+void fh_manifest_prefetch(const struct fh_manifest *m, uint64_t hash);
 
 /* The entry whose name matches NAME (by fh_name_key), or NULL. */
 struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
