@@ -118,6 +118,30 @@ void fh_audit_load(struct auditor *a);
 /* Writes the new list: 0, or 64 with the reason said. */
 int fh_audit_write_list(struct auditor *a);
 
+/* The same in steps, for a scrub that writes the lines of the entries it
+ * has settled while it verifies the others: the old list's lines are
+ * copied (restamped entries and CHANGES applied) up to a given line, then
+ * the rest at the close.  The changes of lines not yet copied need not be
+ * in line order until the close; the lines copied must have none to come. */
+struct fh_rewriter {
+	struct fh_listout out;
+	int in;                 /* the old list, or -1 */
+	int err;                /* a read error, or 0 */
+	uint64_t lineno;        /* the line being copied */
+	size_t next, at;        /* the next change; the entries passed */
+	size_t i, got;          /* BUF's bytes copied and read */
+	bool at_start, skipping, eof;
+	char buf[1 << 16];
+};
+
+/* Starts the new text: 0, or an errno value. */
+int fh_audit_rewrite_open(struct auditor *a, struct fh_rewriter *rw);
+/* Copies the old list's lines before line LINE. */
+void fh_audit_rewrite_upto(struct auditor *a, struct fh_rewriter *rw, uint64_t line);
+/* Unless ERR (an errno value, from the open), writes the rest and
+ * commits the new list; 0, or 64 with the reason said. */
+int fh_audit_rewrite_close(struct auditor *a, struct fh_rewriter *rw, int err);
+
 /* Shared with the scrub (scrub.c). */
 
 /* Says a file's status (or its --json record); --quiet drops OK lines,

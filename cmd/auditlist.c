@@ -235,85 +235,110 @@ static const struct fh_entry *restamped(const struct fh_manifest *m, size_t *at,
 	return e->line == lineno + 1 && (e->flags & FH_ENTRY_RESTAMPED) ? e : NULL;
 }
 
-/* Copies the old list's lines, CHANGES and restamped entries applied in
- * their places, then the new lines, into W.  Returns 0 or an errno
- * value. */
-static int rewrite(struct auditor *a, int in, struct fh_listout *w)
+/* The start of line RW->lineno: skips a changed line (and the metadata
+ * line before one) and writes the change in its place. */
+static void line_start(struct auditor *a, struct fh_rewriter *rw)
 {
-	const struct cli *c = a->c;
-	char buf[1 << 16];
-	uint64_t lineno = 1;
-	size_t next = 0, at = 0;
+	struct fh_listout *w = &rw->out;
+	uint64_t lineno = rw->lineno;
 	const struct fh_entry *r;
 	struct fh_meta meta;
-	bool at_start = true;   /* at the start of a line */
-	bool skipping = false;  /* the current line is not copied */
 
-	if (a->nchanges > 1)
-		qsort(a->changes, a->nchanges, sizeof *a->changes, by_line);
-	while (in >= 0) {
-		ssize_t got = read(in, buf, sizeof buf);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return errno;
-		if (got == 0)
-			break;
-		for (size_t i = 0; i < (size_t)got;) {
-			if (at_start) {
-				/* Skip changed lines (and the metadata line
-				 * before one); write a change in its place. */
-				while (next < a->nchanges && a->changes[next].e->line < lineno)
-					next++;
-				skipping = false;
-				if ((r = restamped(&a->m, &at, lineno)) != NULL &&
-				    fh_entry_meta(r, &meta)) {
-					skipping = true;
-					put_meta(w, &meta);
-				}
-				if (next < a->nchanges) {
-					struct change *ch = &a->changes[next];
-					struct fh_entry *e = ch->e;
-
-					if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META)) {
-						skipping = true;
-						if (ch->action == STAMP)
-							put_meta(w, &ch->meta);
-					}
-					if (lineno == e->line && ch->action == STAMP) {
-						/* The checksum line stays as it was. */
-						if (!(e->flags & FH_ENTRY_META))
-							put_meta(w, &ch->meta);
-					} else if (lineno == e->line) {
-						skipping = true;
-						if (ch->action != DROP)
-							put_line(a, w, e->form,
-								 fh_algo_get((enum fh_algo_id)e->algo),
-								 ch->action == REPLACE ? ch->digest
-										       : fh_entry_digest(e),
-								 e->outlen,
-								 ch->action == RENAME ? ch->name : e->name,
-								 ch->action == RENAME ? ch->len : e->namelen,
-								 ch->has_meta ? &ch->meta : NULL);
-					}
-				}
-				at_start = false;
-			}
-			char *nl = memchr(buf + i, '\n', (size_t)got - i);
-			size_t end = nl ? (size_t)(nl - buf) + 1 : (size_t)got;
-
-			if (!skipping)
-				fh_listout_put(w, buf + i, end - i);
-			if (nl) {
-				lineno++;
-				at_start = true;
-			}
-			i = end;
-		}
+	while (rw->next < a->nchanges && a->changes[rw->next].e->line < lineno)
+		rw->next++;
+	rw->skipping = false;
+	if ((r = restamped(&a->m, &rw->at, lineno)) != NULL && fh_entry_meta(r, &meta)) {
+		rw->skipping = true;
+		put_meta(w, &meta);
 	}
+	if (rw->next == a->nchanges)
+		return;
+	struct change *ch = &a->changes[rw->next];
+	struct fh_entry *e = ch->e;
+
+	if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META)) {
+		rw->skipping = true;
+		if (ch->action == STAMP)
+			put_meta(w, &ch->meta);
+	}
+	if (lineno == e->line && ch->action == STAMP) {
+		/* The checksum line stays as it was. */
+		if (!(e->flags & FH_ENTRY_META))
+			put_meta(w, &ch->meta);
+	} else if (lineno == e->line) {
+		rw->skipping = true;
+		if (ch->action != DROP)
+			put_line(a, w, e->form, fh_algo_get((enum fh_algo_id)e->algo),
+				 ch->action == REPLACE ? ch->digest : fh_entry_digest(e),
+				 e->outlen, ch->action == RENAME ? ch->name : e->name,
+				 ch->action == RENAME ? ch->len : e->namelen,
+				 ch->has_meta ? &ch->meta : NULL);
+	}
+}
+
+int fh_audit_rewrite_open(struct auditor *a, struct fh_rewriter *rw)
+{
+	int err = fh_listout_open(&a->lf, &rw->out);
+
+	rw->in = a->lf.exists ? a->lf.fd : -1;
+	rw->lineno = 1;
+	rw->next = rw->at = rw->i = rw->got = 0;
+	rw->at_start = true;
+	rw->skipping = rw->eof = false;
+	rw->err = 0;
+	if (!err && rw->in >= 0 && lseek(rw->in, 0, SEEK_SET) != 0)
+		err = errno;
+	return err;
+}
+
+void fh_audit_rewrite_upto(struct auditor *a, struct fh_rewriter *rw, uint64_t line)
+{
+	while (!rw->eof && !(rw->at_start && rw->lineno >= line)) {
+		if (rw->i == rw->got) {
+			ssize_t got = rw->in >= 0 ? read(rw->in, rw->buf, sizeof rw->buf) : 0;
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				rw->err = got < 0 ? errno : 0;
+				rw->eof = true;
+				break;
+			}
+			rw->i = 0;
+			rw->got = (size_t)got;
+		}
+		if (rw->at_start) {
+			line_start(a, rw);
+			rw->at_start = false;
+		}
+		char *nl = memchr(rw->buf + rw->i, '\n', rw->got - rw->i);
+		size_t end = nl ? (size_t)(nl - rw->buf) + 1 : rw->got;
+
+		if (!rw->skipping)
+			fh_listout_put(&rw->out, rw->buf + rw->i, end - rw->i);
+		if (nl) {
+			rw->lineno++;
+			rw->at_start = true;
+		}
+		rw->i = end;
+	}
+}
+
+/* The rest of the old list, then the new lines.  0 or an errno value. */
+static int rewrite_rest(struct auditor *a, struct fh_rewriter *rw)
+{
+	const struct cli *c = a->c;
+	struct fh_listout *w = &rw->out;
+
+	/* The changes not yet reached, in line order. */
+	if (a->nchanges - rw->next > 1)
+		qsort(a->changes + rw->next, a->nchanges - rw->next, sizeof *a->changes,
+		      by_line);
+	fh_audit_rewrite_upto(a, rw, UINT64_MAX);
+	if (rw->err)
+		return rw->err;
 	/* The last line had no line end: give it one before adding. */
-	if (!at_start && !skipping && a->nnews)
+	if (!rw->at_start && !rw->skipping && a->nnews)
 		fh_listout_put(w, "\n", 1);
 
 	int form = a->first_form >= 0 ? a->first_form
@@ -333,18 +358,12 @@ static int rewrite(struct auditor *a, int in, struct fh_listout *w)
 	return w->err;
 }
 
-/* LIST is always the old list or the new one. */
-int fh_audit_write_list(struct auditor *a)
+int fh_audit_rewrite_close(struct auditor *a, struct fh_rewriter *rw, int err)
 {
-	struct fh_listout *w = fh_audit_xmalloc(sizeof *w);
-	int err = fh_listout_open(&a->lf, w);
+	struct fh_listout *w = &rw->out;
 
-	if (!err && a->lf.exists && lseek(a->lf.fd, 0, SEEK_SET) != 0)
-		err = errno;
-	if (!err && a->lf.exists)
-		err = rewrite(a, a->lf.fd, w);
-	else if (!err)
-		err = rewrite(a, -1, w);
+	if (!err)
+		err = rewrite_rest(a, rw);
 	if (w->tmp) {
 		/* Committed, or given up: either way the temporary goes. */
 		if (err)
@@ -356,7 +375,15 @@ int fh_audit_write_list(struct auditor *a)
 	if (err > 0)
 		fh_error(err, "%s: the list was not updated",
 			 fh_quotef(a->list, strlen(a->list)));
-	free(w);
 	return err ? STATUS_USAGE : 0;
 }
 
+/* LIST is always the old list or the new one. */
+int fh_audit_write_list(struct auditor *a)
+{
+	struct fh_rewriter *rw = fh_audit_xmalloc(sizeof *rw);
+	int status = fh_audit_rewrite_close(a, rw, fh_audit_rewrite_open(a, rw));
+
+	free(rw);
+	return status;
+}

@@ -8,7 +8,9 @@
  * keeps its old stamp, so that it stays first in line and is reported
  * again next time.  LIST is held and rewritten as --update holds and
  * rewrites it (auditlist.c, listfile.c): locked throughout, replaced
- * whole, its checksum lines copied byte for byte.
+ * whole, its checksum lines copied byte for byte.  The new text is
+ * written as the entries settle, so that little is left to write, and to
+ * reach the disk, once the last file is verified.
  *
  * One engine run verifies them all.  It takes files far ahead of the
  * hashing (a window of thousands), so the end of the time (a thread that
@@ -51,6 +53,12 @@ struct scrub {
 	uint64_t fed;
 	/* What was verified good, and the stamps that changed. */
 	uint64_t good_files, good_bytes, restamped;
+	/* The new list (NULL: not begun), the error that opening it met,
+	 * the first entry in line order not yet settled, and the entries
+	 * settled since the new list was last written. */
+	struct fh_rewriter *rw;
+	int rw_err;
+	size_t unsettled, since;
 };
 
 /* The engine's stop flag, and the signal that set it (0: none).  A flag
@@ -164,6 +172,7 @@ static void select_entries(struct scrub *s)
 		    fh_audit_is_self(a, e->name, e->namelen))
 			continue;
 		s->order[s->n++] = (struct age){ stamp_of(e), e };
+		e->flags |= FH_ENTRY_AWAITED;
 	}
 	sort_by_age(s->order, s->n);
 }
@@ -248,6 +257,36 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 			e->outlen, &now, 0, NULL, 0);
 }
 
+/* Entries settled between two steps of the new list's writing. */
+#define FOLLOW_EVERY 256
+
+/* Writes the new list as far as every entry before is settled.  They
+ * are verified in stamp order, which after a whole scrub is nearly line
+ * order, so the writing follows the verification closely.  Not before
+ * an entry is found good (a run that stamps nothing writes nothing),
+ * nor once an entry without a metadata line was: its change comes in
+ * stamp order, and the changes are put in line order at the end. */
+static void follow(struct scrub *s)
+{
+	struct auditor *a = s->a;
+	const struct fh_manifest *m = &a->m;
+
+	s->since = 0;
+	if (!s->restamped || a->nchanges || s->rw_err)
+		return;
+	if (!s->rw) {
+		s->rw = fh_audit_xmalloc(sizeof *s->rw);
+		s->rw_err = fh_audit_rewrite_open(a, s->rw);
+		if (s->rw_err)
+			return; /* said when the run ends */
+	}
+	while (s->unsettled < m->n && !(m->entries[s->unsettled].flags & FH_ENTRY_AWAITED))
+		s->unsettled++;
+	/* Up to its metadata line. */
+	fh_audit_rewrite_upto(a, s->rw, s->unsettled < m->n
+					? m->entries[s->unsettled].line - 1 : UINT64_MAX);
+}
+
 static void done(void *ctx, struct fh_job *job)
 {
 	struct scrub *s = ctx;
@@ -280,6 +319,9 @@ static void done(void *ctx, struct fh_job *job)
 	} else {
 		settle(s, at, job);
 	}
+	e->flags &= ~FH_ENTRY_AWAITED;
+	if (++s->since == FOLLOW_EVERY)
+		follow(s);
 }
 
 /* --max-time: a thread that raises the stop flag when the time is up,
@@ -468,7 +510,8 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	run_engine(&s);
 
 	double t_write = fh_seconds(CLOCK_MONOTONIC);
-	int status = s.restamped ? fh_audit_write_list(a) : 0;
+	int status = s.rw ? fh_audit_rewrite_close(a, s.rw, s.rw_err)
+			 : s.restamped ? fh_audit_write_list(a) : 0;
 
 	if (c->debug)
 		fh_error(0, "scrub times: list read %.3f s, ordered %.3f s, verified %.3f s, "
@@ -482,6 +525,7 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	if (stop_signal)
 		status = 128 + stop_signal;
 	free(s.order);
+	free(s.rw);
 	fh_audit_free(a);
 	return status;
 }

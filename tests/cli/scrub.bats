@@ -13,6 +13,12 @@ setup() {
 	common_setup
 }
 
+teardown() {
+	if mountpoint -q "$BATS_TEST_TMPDIR/small" 2>/dev/null; then
+		umount "$BATS_TEST_TMPDIR/small" 2>/dev/null || umount -l "$BATS_TEST_TMPDIR/small"
+	fi
+}
+
 # A tree of N files of SIZE bytes (t/f01...), each its own content, and
 # its --meta MD5 list L, checked by GNU md5sum.
 make_tree() { # N SIZE
@@ -323,6 +329,143 @@ sums_kept() {
 	[ -z "$(oks)" ] || fail "$(oks)"
 	grep -q 'scrub: 0 of 0 files verified' got.err || fail "$(cat got.err)"
 	cmp -s t/L L.before || fail "the list changed"
+}
+
+# stamped_as OLD NEW T0 T1: NEW is what a scrub that began at T0 and
+# ended by T1 must make of OLD, by the tree as it is now: every line but
+# the "#fhsum" ones kept in order; before each checksum line whose file
+# has the listed MD5, the file's size and mtime and a stamp in [T0, T1];
+# before every other, OLD's metadata line, or none if it had none.
+stamped_as() {
+	python3 - "$@" <<'EOF' || fail "the scrubbed list is not what it should be"
+import hashlib, os, re, sys
+old, new = (open(p, "rb").read().split(b"\n") for p in sys.argv[1:3])
+t0, t1 = int(sys.argv[3]), int(sys.argv[4])
+META = re.compile(rb"#fhsum size=([0-9]+) mtime=([0-9]+)\.([0-9]{9})( verified=([0-9]+))?\Z")
+def good(line):
+    m = re.fullmatch(rb"([0-9a-f]{32})  (.*)", line)
+    if not m:
+        return None
+    try:
+        with open(m.group(2), "rb") as f:
+            ok = hashlib.md5(f.read()).hexdigest().encode() == m.group(1)
+    except OSError:
+        return None
+    return os.stat(m.group(2)) if ok else None
+strip = lambda lines: [l for l in lines if not l.startswith(b"#fhsum")]
+if strip(old) != strip(new):
+    sys.exit("lines other than #fhsum changed")
+i = j = 0
+while i < len(old):
+    meta = old[i] if old[i].startswith(b"#fhsum") else None
+    i += meta is not None
+    line = old[i]
+    got = new[j] if new[j].startswith(b"#fhsum") else None
+    j += got is not None
+    assert new[j] == line
+    st = good(line)
+    if st:
+        m = META.fullmatch(got or b"")
+        want = (st.st_size, st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9)
+        if not m or tuple(map(int, m.group(1, 2, 3))) != want or not m.group(5) \
+                or not t0 <= int(m.group(5)) <= t1:
+            sys.exit("line %d: %r before %r: want %r, stamped in [%d, %d]" % (j + 1, got, line, want, t0, t1))
+    elif got != meta:
+        sys.exit("line %d: %r before %r, want %r" % (j + 1, got, line, meta))
+    i += 1
+    j += 1
+EOF
+}
+
+# 8,000 files of long names (t/f0001_000...) and their --meta list L0 of
+# 2.4 MB, long enough that a scrub writes it as it goes and makes a part
+# of it durable before the end.  PAD is the names' tail.
+long_tree() {
+	mkdir t
+	local i
+	pad=$(printf '%0190d' 0)
+	for i in $(seq -w 1 8000); do printf '%s\n' "$i" >"t/f${i}_$pad"; done
+	fhsum -a md5 --meta -r t >L0 || fail "cannot make the list"
+	[ "$(stat -c %s L0)" -gt $((2 << 20)) ] || fail "a list of $(stat -c %s L0) bytes"
+}
+
+@test "a list of thousands of lines is written as its entries settle, out of line order; every line in place" {
+	local pad i
+	long_tree
+	# Stamps that order the scrub out of line order: most 500, f0400 to
+	# f0449 100 (first), f6000 to f6009 300; comments, a blank line and
+	# an improper line between the entries.
+	awk '/^#fhsum/ { m = $0; next }
+		{ s = 500; n = substr($0, 37, 5)
+		  if (n >= "f0400" && n <= "f0449") s = 100
+		  if (n >= "f6000" && n <= "f6009") s = 300
+		  print m " verified=" s; print }
+		NR % 997 == 0 { print "# a comment"; print ""; print "not a checksum line" }' L0 >L
+	grep -v '^#fhsum' L >L.sums
+	# A damaged file among the first and one gone among the last.
+	touch -r "t/f0420_$pad" ref
+	printf 'X' | dd of="t/f0420_$pad" bs=1 seek=2 conv=notrunc 2>/dev/null
+	touch -r ref "t/f0420_$pad"
+	rm "t/f7777_$pad"
+	local t0 t1
+	cp L L.before
+	t0=$(date +%s)
+	capture got fhsum --scrub=L --quiet
+	t1=$(date +%s)
+	[ "$(cat got.rc)" = $((16 | 2)) ] || fail "rc $(cat got.rc)" "$(head -5 got.out got.err)"
+	grep -q "scrub: 7998 of 8000 files verified" got.err || fail "$(cat got.err)"
+	stamped_as L.before L "$t0" "$t1"
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "checksum lines changed"
+	# Again, from stamps that now rise in line order but for the two
+	# that failed; then with metadata lines gone from a stretch of lines
+	# (their changes come first, and the list is written at the end).
+	cp L L.before
+	t0=$(date +%s)
+	capture got fhsum --scrub=L --quiet
+	t1=$(date +%s)
+	stamped_as L.before L "$t0" "$t1"
+	awk '/^#fhsum/ && NR > 6000 && NR < 6400 { next } { print }' L >L.before
+	cp L.before L
+	t0=$(date +%s)
+	capture got fhsum --scrub=L --quiet
+	t1=$(date +%s)
+	grep -q "scrub: 7998 of 8000 files verified" got.err || fail "$(cat got.err)"
+	stamped_as L.before L "$t0" "$t1"
+	grep -v '^#fhsum' L | cmp -s - L.sums || fail "checksum lines changed"
+	# Killed as it goes: the old list or the new one, and no leftovers
+	# once a scrub has run to its end.
+	cp L L.before
+	t0=$(date +%s)
+	for i in 1 2 3; do
+		fhsum --scrub=L --quiet >/dev/null 2>&1 &
+		local pid=$!
+		sleep "0.$((RANDOM % 3))$((RANDOM % 10))"
+		kill -KILL $pid 2>/dev/null || true
+		wait $pid 2>/dev/null || true
+		grep -v '^#fhsum' L | cmp -s - L.sums || fail "kill $i: checksum lines changed"
+		cmp -s L L.before || stamped_as L.before L "$t0" "$(date +%s)"
+		cp L L.before
+		t0=$(date +%s)
+	done
+	fhsum --scrub=L --max-bytes=1 >/dev/null 2>&1 || true
+	[ -z "$(find . -maxdepth 1 -name '.L.fhsum-*')" ] || fail "leftovers: $(ls -a)"
+}
+
+@test "a list that runs out of room as the scrub writes it stays the old one; said, exit 64" {
+	[ "$(id -u)" = 0 ] || skip "a small tmpfs needs root"
+	local pad
+	long_tree
+	mkdir small
+	mount -t tmpfs -o size=3m tmpfs small || skip "cannot mount a tmpfs"
+	cp L0 small/L && cp L0 L.before
+	capture got fhsum --scrub=small/L --quiet
+	local rc
+	rc=$(cat got.rc)
+	[ $((rc & 64)) = 64 ] || fail "rc $rc" "$(cat got.err)"
+	grep -qx "PROG: small/L: the list was not updated: No space left on device" got.err ||
+		fail "$(cat got.err)"
+	cmp -s small/L L.before || fail "the list changed"
+	[ -z "$(find small -name '.L.fhsum-*')" ] || fail "leftovers: $(ls -a small)"
 }
 
 @test "--json carries the stamp; --audit --json shows the listed one" {
