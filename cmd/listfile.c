@@ -236,6 +236,7 @@ int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
 	o->err = 0;
 	o->used = 0;
 	o->written = o->flushed = 0;
+	o->paced = false;
 	o->anonymous = false;
 	o->tmp = malloc(strlen(l->path) + sizeof SUFFIX + SUFFIX_X + 2);
 	if (!o->tmp)
@@ -266,8 +267,12 @@ int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
 }
 
 /* Written back this far ahead of the fsync: the disk writes the text
- * while the rest of it is made. */
-#define FLUSH_EVERY ((uint64_t)4 << 20)
+ * while the rest of it is made.  Paced, each stretch is made durable: a
+ * disk with a write cache (a virtual disk, most SSDs) then holds little
+ * to flush at the fsync, which otherwise takes the time of the whole
+ * text (about 10 ms for 12 MB on a virtio disk with its data already
+ * written back, 2.7 ms after fdatasync every 2 MiB). */
+#define FLUSH_EVERY ((uint64_t)2 << 20)
 
 static void drain(struct fh_listout *o)
 {
@@ -283,14 +288,19 @@ static void drain(struct fh_listout *o)
 	}
 	o->written += off;
 	o->used = 0;
+	if (o->err || o->written - o->flushed < FLUSH_EVERY)
+		return;
+	if (o->paced) {
+		if (fdatasync(o->fd) != 0)
+			o->err = errno;
+	} else {
 #ifdef SYNC_FILE_RANGE_WRITE
-	if (!o->err && o->written - o->flushed >= FLUSH_EVERY) {
 		/* A hint: the fsync at the commit is what counts. */
 		sync_file_range(o->fd, (off_t)o->flushed, (off_t)(o->written - o->flushed),
 				SYNC_FILE_RANGE_WRITE);
-		o->flushed = o->written;
-	}
 #endif
+	}
+	o->flushed = o->written;
 }
 
 void fh_listout_put(struct fh_listout *o, const void *p, size_t n)

@@ -40,6 +40,9 @@ struct fh_listout {
 	size_t used;
 	uint64_t written;       /* bytes written to FD */
 	uint64_t flushed;       /* of which handed to writeback (drain) */
+	/* The text comes over a long run (a scrub's, as it verifies): each
+	 * stretch of it is made durable as it comes, not at the commit. */
+	bool paced;
 	char *tmp;              /* the temporary name, once it has one */
 	bool anonymous;         /* no name yet (O_TMPFILE) */
 	char buf[1 << 16];

@@ -279,6 +279,7 @@ static void follow(struct scrub *s)
 		s->rw_err = fh_audit_rewrite_open(a, s->rw);
 		if (s->rw_err)
 			return; /* said when the run ends */
+		s->rw->out.paced = true;
 	}
 	while (s->unsettled < m->n && !(m->entries[s->unsettled].flags & FH_ENTRY_AWAITED))
 		s->unsettled++;
