@@ -98,6 +98,11 @@ struct auditor {
 
 /* Memory, or exit 64 with a message. */
 void *fh_audit_xmalloc(size_t n);
+/* The same, its pages faulted in at once where the system can: for an
+ * array written whole, whose first touch a page at a time is dear under
+ * some hypervisors (a scrub's order of 100,000 entries: 390 faults, 2 to
+ * 3 ms on AMD Zen 5 under pvm). */
+void *fh_audit_xmalloc_touched(size_t n);
 void fh_audit_grow(void **p, size_t *cap, size_t n, size_t size);
 
 /* Reads the list FD (named NAME in messages) line by line, calling EACH

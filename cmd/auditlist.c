@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,22 @@ void *fh_audit_xmalloc(size_t n)
 		fh_error(ENOMEM, "%s", "audit");
 		exit(STATUS_USAGE);
 	}
+	return p;
+}
+
+void *fh_audit_xmalloc_touched(size_t n)
+{
+	char *p = fh_audit_xmalloc(n);
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+
+	/* A hint: an older kernel refuses it, and the pages come one by
+	 * one as before. */
+	if (page && to > from)
+		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#endif
 	return p;
 }
 

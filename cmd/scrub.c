@@ -138,7 +138,7 @@ static void sort_by_age(struct age *a, size_t n)
 		if (run_end(from, 0, n) == n)
 			break;
 		if (!tmp)
-			tmp = fh_audit_xmalloc(sizeof *tmp * n);
+			tmp = fh_audit_xmalloc_touched(sizeof *tmp * n);
 		to = from == a ? tmp : a;
 		while (at < n) {
 			size_t mid = run_end(from, at, n);
@@ -162,7 +162,7 @@ static void select_entries(struct scrub *s)
 {
 	struct auditor *a = s->a;
 
-	s->order = fh_audit_xmalloc(sizeof *s->order * (a->m.n ? a->m.n : 1));
+	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
 		size_t klen;
