@@ -291,7 +291,12 @@ static void drain(struct fh_listout *o)
 	if (o->err || o->written - o->flushed < FLUSH_EVERY)
 		return;
 	if (o->paced) {
+#ifdef __APPLE__
+		/* macOS declares no fdatasync. */
+		if (fsync(o->fd) != 0)
+#else
 		if (fdatasync(o->fd) != 0)
+#endif
 			o->err = errno;
 	} else {
 #ifdef SYNC_FILE_RANGE_WRITE

@@ -58,7 +58,7 @@ struct scrub {
 	 * settled since the new list was last written. */
 	struct fh_rewriter *rw;
 	int rw_err;
-	size_t unsettled, since;
+	size_t first_awaited, since;
 };
 
 /* The engine's stop flag, and the signal that set it (0: none).  A flag
@@ -281,11 +281,12 @@ static void follow(struct scrub *s)
 			return; /* said when the run ends */
 		s->rw->out.paced = true;
 	}
-	while (s->unsettled < m->n && !(m->entries[s->unsettled].flags & FH_ENTRY_AWAITED))
-		s->unsettled++;
+	size_t *at = &s->first_awaited;
+
+	while (*at < m->n && !(m->entries[*at].flags & FH_ENTRY_AWAITED))
+		++*at;
 	/* Up to its metadata line. */
-	fh_audit_rewrite_upto(a, s->rw, s->unsettled < m->n
-					? m->entries[s->unsettled].line - 1 : UINT64_MAX);
+	fh_audit_rewrite_upto(a, s->rw, *at < m->n ? m->entries[*at].line - 1 : UINT64_MAX);
 }
 
 static void done(void *ctx, struct fh_job *job)
