@@ -392,13 +392,15 @@ int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o)
 			err = -1;
 		}
 	}
+	/* Named and at once renamed: a kill leaves the temporary file behind
+	 * only between the two calls.  It is closed after: the fsync has said
+	 * whether its text is on the disk. */
 	if (!err && o->anonymous)
 		err = name_it(o);
-	if (close(o->fd) != 0 && !err)
-		err = errno;
-	o->fd = -1;
 	if (!err && rename(o->tmp, l->path) != 0)
 		err = errno;
+	close(o->fd);
+	o->fd = -1;
 	if (err) {
 		if (!o->anonymous)
 			unlink(o->tmp);
