@@ -540,11 +540,10 @@ static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t ha
 			  const uint8_t *digest, const struct fh_meta *meta,
 			  uint64_t lineno)
 {
-	struct fh_entry *e = fh_manifest_find(&a->m, l->name, l->namelen);
+	struct fh_entry *e = fh_manifest_find_hashed(&a->m, hash, l->name, l->namelen);
 	size_t klen;
 	const char *key = fh_name_key(l->name, l->namelen, &klen);
 
-	(void)hash;
 	(void)lineno;
 	/* Neither new nor compared; LIST's line for it, hidden too, is not
 	 * missing either (finish). */

@@ -420,8 +420,8 @@ void fh_manifest_expect(struct fh_manifest *m, size_t n)
 		reserve(m, n);
 }
 
-static struct fh_entry *find_hashed(const struct fh_manifest *m, uint64_t h,
-				    const char *name, size_t len)
+struct fh_entry *fh_manifest_find_hashed(const struct fh_manifest *m, uint64_t h,
+					 const char *name, size_t len)
 {
 	if (!m->name_slots)
 		return NULL;
@@ -452,7 +452,7 @@ void fh_manifest_prefetch(const struct fh_manifest *m, uint64_t hash)
 struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
 				  const char *name, size_t len)
 {
-	return find_hashed(m, fh_manifest_name_hash(name, len), name, len);
+	return fh_manifest_find_hashed(m, fh_manifest_name_hash(name, len), name, len);
 }
 
 enum fh_add_result fh_manifest_add(struct fh_manifest *m,
@@ -470,7 +470,7 @@ enum fh_add_result fh_manifest_add_hashed(struct fh_manifest *m, uint64_t h,
 					  const struct fh_meta *meta, int form,
 					  uint64_t line)
 {
-	if (find_hashed(m, h, l->name, l->namelen))
+	if (fh_manifest_find_hashed(m, h, l->name, l->namelen))
 		return FH_ADD_DUPLICATE;
 	if (m->n >= FH_MANIFEST_MAX || line > FH_MANIFEST_LINES ||
 	    l->namelen > UINT32_MAX || l->outlen > UINT32_MAX)

@@ -145,6 +145,9 @@ void fh_manifest_prefetch(const struct fh_manifest *m, uint64_t hash);
 /* The entry whose name matches NAME (by fh_name_key), or NULL. */
 struct fh_entry *fh_manifest_find(const struct fh_manifest *m,
 				  const char *name, size_t len);
+/* The same, the name's hash given (fh_manifest_name_hash). */
+struct fh_entry *fh_manifest_find_hashed(const struct fh_manifest *m, uint64_t hash,
+					 const char *name, size_t len);
 
 /* Indexes by digest the entries that are expected and were not seen: the
  * missing ones, that new names may pair with.  False when memory runs

@@ -179,6 +179,10 @@ static void test_manifest(void)
 	CHECK(fh_manifest_find(&m, "b", 1) == &m.entries[1]);
 	CHECK(fh_manifest_find(&m, "./a", 3) == &m.entries[0]);
 	CHECK(fh_manifest_find(&m, "e", 1) == NULL);
+	/* By the hash a list's reader computes: the same entries. */
+	CHECK(fh_manifest_find_hashed(&m, fh_manifest_name_hash("./a", 3), "./a", 3) ==
+	      &m.entries[0]);
+	CHECK(fh_manifest_find_hashed(&m, fh_manifest_name_hash("e", 1), "e", 1) == NULL);
 	CHECK(strcmp(m.entries[1].name, "./b") == 0);
 	CHECK(fh_entry_digest(&m.entries[1])[15] == 2);
 
