@@ -27,13 +27,14 @@
 #include "quote.h"
 
 /* What a job of the walk is. */
-enum kind { K_PRESENT, K_NEW, K_TRUSTED, K_WALK_ERROR };
+enum kind { K_PRESENT, K_NEW, K_TRUSTED, K_WALK_ERROR, K_PROBE };
 
 struct rec {
 	enum kind kind;
 	struct fh_entry *e;
 	struct fh_meta before;
 	bool has_before;
+	bool named;             /* a command-line operand itself */
 	int err;
 	char path[];            /* K_WALK_ERROR */
 };
@@ -82,17 +83,21 @@ void fh_audit_note_change(struct auditor *a, struct change ch)
 	a->changes[a->nchanges++] = ch;
 }
 
+/* CAND: DIGEST holds one digest of each candidate (fh_job.chosen -1). */
 static void keep_new(struct auditor *a, const char *path, size_t len,
 		     const struct fh_algo *algo, const uint8_t *digest,
-		     size_t outlen, const struct fh_meta *meta, uint64_t size)
+		     size_t outlen, const struct fh_meta *meta, uint64_t size,
+		     struct fh_candidates *cand)
 {
-	struct newfile *n = fh_audit_xmalloc(sizeof *n + len + 1 + outlen);
+	size_t dlen = outlen * (cand ? cand->n : 1);
+	struct newfile *n = fh_audit_xmalloc(sizeof *n + len + 1 + dlen);
 
 	memcpy(n->name, path, len);
 	n->name[len] = '\0';
 	n->len = len;
+	n->cand = cand;
 	n->digest = (uint8_t *)n->name + len + 1;
-	memcpy(n->digest, digest, outlen);
+	memcpy(n->digest, digest, dlen);
 	n->algo = (uint8_t)algo->id;
 	n->outlen = (uint32_t)outlen;
 	n->has_meta = meta != NULL;
@@ -108,7 +113,8 @@ static void keep_new(struct auditor *a, const char *path, size_t len,
  * NOW is its metadata to record (NULL: none). */
 static void present(struct auditor *a, struct fh_entry *e, const char *path,
 		    size_t len, const uint8_t *digest, enum fh_status st,
-		    const struct fh_meta *now, const struct fh_meta *shown)
+		    const struct fh_meta *now, const struct fh_meta *shown,
+		    struct fh_candidates *cand, bool named)
 {
 	struct fh_meta listed;
 
@@ -117,16 +123,18 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 		 * asks for it. */
 		bool with_meta = now && (a->c->meta || a->any_meta);
 
-		if (st == FH_ST_DAMAGED) {
-			/* The list keeps the good digest. */
-		} else if (st == FH_ST_CHANGED ||
+		if (st == FH_ST_DAMAGED && !named) {
+			/* The list keeps the good digest, unless the file is
+			 * named: its content is then the one to keep. */
+		} else if (st == FH_ST_CHANGED || st == FH_ST_DAMAGED ||
 			   (with_meta && (!fh_entry_meta(e, &listed) ||
 					  !fh_meta_equal(now, &listed)))) {
-			uint8_t *d = fh_audit_xmalloc(e->outlen);
+			size_t dlen = e->outlen * (cand ? cand->n : 1);
+			uint8_t *d = fh_audit_xmalloc(dlen);
 
-			memcpy(d, digest, e->outlen);
+			memcpy(d, digest, dlen);
 			fh_audit_note_change(a, (struct change){
-				.e = e, .action = REPLACE, .digest = d,
+				.e = e, .action = REPLACE, .digest = d, .cand = cand,
 				.meta = with_meta ? *now : (struct fh_meta){ 0 },
 				.has_meta = with_meta });
 		}
@@ -140,6 +148,24 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 
 /* ------------------------------------------------------------------ */
 /* The walk: the engine's producer and consumer. */
+
+/* A job of a length left to settle: with the verdict's algorithm once
+ * there is one, else with CAND's, EXPECT (may be NULL) the digest listed. */
+static void job_settles(struct auditor *a, struct fh_job *job,
+			struct fh_candidates *cand, const uint8_t *expect)
+{
+	const struct fh_algo *v;
+
+	(void)a;
+	if (!cand)
+		return;
+	if ((v = fh_settle_verdict(cand)) != NULL) {
+		job->algo = v;
+		return;
+	}
+	job->cand = cand;
+	job->expect = expect;
+}
 
 /* Whether PATH (LEN bytes) is the list itself. */
 bool fh_audit_is_self(const struct auditor *a, const char *path, size_t len)
@@ -159,6 +185,15 @@ static bool next(void *ctx, struct fh_job *job)
 	const char *path;
 	int err;
 
+	/* First the probes that settle the list's open lengths. */
+	if (fh_audit_probe(a, job)) {
+		struct rec *r = fh_audit_xmalloc(sizeof *r);
+
+		memset(r, 0, sizeof *r);
+		r->kind = K_PROBE;
+		job->user = r;
+		return true;
+	}
 	if (!fh_operands_next(a->ops, &path, &err))
 		return false;
 	size_t len = strlen(path);
@@ -206,18 +241,26 @@ static bool next(void *ctx, struct fh_job *job)
 		 * the file, so it is read. */
 		struct fh_meta listed;
 
-		if (a->update && fh_entry_meta(e, &listed) && r->has_before &&
-		    fh_meta_equal(&r->before, &listed)) {
+		/* A file named as an operand is read whatever its metadata:
+		 * so a user accepts its content as it is now (a DAMAGED
+		 * file restored, or its new content taken). */
+		r->named = a->ops->named;
+		if (a->update && !r->named && fh_entry_meta(e, &listed) &&
+		    r->has_before && fh_meta_equal(&r->before, &listed)) {
 			r->kind = K_TRUSTED;
 			return true;
 		}
 		r->kind = K_PRESENT;
 		job->algo = fh_algo_get((enum fh_algo_id)e->algo);
 		job->outlen = e->outlen;
+		if (e->flags & FH_ENTRY_OPEN)
+			job_settles(a, job, fh_settle_for(&a->settle, a->c, e->outlen, NULL),
+				    fh_entry_digest(e));
 	} else {
 		r->kind = K_NEW;
 		job->algo = a->new_algo;
 		job->outlen = a->new_outlen;
+		job_settles(a, job, a->new_cand, NULL);
 	}
 	job->path = path;
 	if (strcmp(path, "-") == 0)
@@ -267,7 +310,9 @@ static void done(void *ctx, struct fh_job *job)
 	struct auditor *a = ctx;
 	struct rec *r = job->user;
 
-	if (r->kind == K_WALK_ERROR) {
+	if (r->kind == K_PROBE) {
+		/* Its verdict, if any, is the candidates' now. */
+	} else if (r->kind == K_WALK_ERROR) {
 		/* Said once, here; the listed files under it are neither
 		 * checked nor missing (finish). */
 		fh_report_input_error(r->path, r->err);
@@ -319,16 +364,26 @@ static void done(void *ctx, struct fh_job *job)
 							      : "not listed");
 				a->unsettled++;
 			} else if (r->kind == K_PRESENT) {
+				bool open = r->e->flags & FH_ENTRY_OPEN;
+				bool match = fh_audit_settle_entry(a, r->e, job);
 				enum fh_status st = fh_classify(
 					r->e, job->digest, r->has_before ? &r->before : NULL,
 					has_after ? &after : NULL);
 
+				if (match)
+					st = FH_ST_OK;
+				else if (st == FH_ST_OK)
+					st = FH_ST_CHANGED;
 				if (!stable && st == FH_ST_OK && r->has_before)
 					st = FH_ST_CHANGED; /* changed as it was read */
-				present(a, r->e, job->path, len, job->digest, st, now, shown);
+				if (open && job->cand && job->chosen < 0)
+					a->unmatched++;
+				present(a, r->e, job->path, len, job->digest, st, now, shown,
+					job->cand && job->chosen < 0 ? job->cand : NULL, r->named);
 			} else {
 				keep_new(a, job->path, len, job->algo, job->digest,
-					 job->outlen, now, job->size);
+					 job->outlen, now, job->size,
+					 job->cand && job->chosen < 0 ? job->cand : NULL);
 			}
 		}
 	}
@@ -414,6 +469,121 @@ bool fh_audit_hidden(const struct auditor *a, const char *key, size_t klen)
 	return !under && fh_excluded_path(x, key, klen);
 }
 
+/* Probes: entries looked at for the smallest file, and the size that
+ * is small enough to stop looking. */
+#define PROBE_LOOK 256
+#define PROBE_SMALL ((uint64_t)64 << 10)
+
+bool fh_audit_probe(struct auditor *a, struct fh_job *job)
+{
+	for (size_t l = 0; l < a->settle.n; l++) {
+		struct fh_candidates *cand = &a->settle.cand[l];
+		struct fh_entry *best = NULL;
+		uint64_t best_size = UINT64_MAX;
+		size_t looked = 0;
+
+		if (a->settle.probed[l] || fh_settle_verdict(cand))
+			continue;
+		a->settle.probed[l] = true;
+		for (size_t i = 0; i < a->m.n && looked < PROBE_LOOK &&
+				   best_size > PROBE_SMALL; i++) {
+			struct fh_entry *e = &a->m.entries[i];
+			struct fh_meta now, listed;
+			size_t klen;
+			const char *key;
+			uint64_t size;
+
+			if (!(e->flags & FH_ENTRY_OPEN) || e->outlen != a->settle.outlen[l] ||
+			    !fh_audit_in_scope(a, e))
+				continue;
+			key = fh_name_key(e->name, e->namelen, &klen);
+			if (fh_audit_hidden(a, key, klen))
+				continue;
+			looked++;
+			if (!fh_settle_readable(e->name, &size) || size >= best_size)
+				continue;
+			/* --update does not read a file its line vouches for. */
+			if (a->update && fh_entry_meta(e, &listed) &&
+			    fh_operands_meta(NULL, e->name, &now, NULL) &&
+			    fh_meta_equal(&now, &listed))
+				continue;
+			best = e;
+			best_size = size;
+		}
+		if (!best)
+			continue;
+		job->path = best->name;
+		job->cand = cand;
+		job->algo = cand->algo[0];
+		job->expect = fh_entry_digest(best);
+		job->outlen = best->outlen;
+		job->watch = true;
+		job->size_hint = best_size;
+		job->sized = true;
+		return true;
+	}
+	return false;
+}
+
+/* New file N hashed with candidates: its digest under the verdict. */
+static void take_verdict(struct newfile *n, const struct fh_algo *v)
+{
+	for (size_t i = 0; i < n->cand->n; i++)
+		if (n->cand->algo[i] == v)
+			memmove(n->digest, n->digest + i * n->outlen, n->outlen);
+	n->algo = (uint8_t)v->id;
+	n->cand = NULL;
+}
+
+/* The missing entry new file N takes the content of, or NULL.  Hashed
+ * with candidates and no verdict yet, N may show one: its digest under
+ * some candidate is an open entry's. */
+static struct fh_entry *pair_new(struct auditor *a, struct newfile *n)
+{
+	const struct fh_algo *v;
+
+	if (n->cand && (v = fh_settle_verdict(n->cand)) != NULL)
+		take_verdict(n, v);
+	if (!n->cand) {
+		struct fh_entry *e = fh_manifest_pair(&a->m, n->algo, n->digest, n->outlen);
+		struct fh_candidates *cand = fh_settle_for(&a->settle, a->c, n->outlen, NULL);
+
+		/* An open entry is filed under the first candidate. */
+		if (e || !cand || cand->algo[0]->id == n->algo)
+			return e;
+		e = fh_manifest_pair(&a->m, cand->algo[0]->id, n->digest, n->outlen);
+		if (e && !(e->flags & FH_ENTRY_OPEN)) {
+			e->flags &= (uint8_t)~FH_ENTRY_PAIRED;
+			return NULL;
+		}
+		if (e) {
+			e->algo = n->algo;
+			e->flags &= (uint8_t)~FH_ENTRY_OPEN;
+		}
+		return e;
+	}
+	for (size_t i = 0; i < n->cand->n; i++) {
+		/* Open entries are filed under the first candidate. */
+		struct fh_entry *e = fh_manifest_pair(&a->m, n->cand->algo[0]->id,
+						      n->digest + i * n->outlen, n->outlen);
+
+		if (!e)
+			continue;
+		if (!(e->flags & FH_ENTRY_OPEN) && i) {
+			e->flags &= (uint8_t)~FH_ENTRY_PAIRED;
+			continue;
+		}
+		if (e->flags & FH_ENTRY_OPEN) {
+			fh_settle_decide(n->cand, n->cand->algo[i]);
+			e->algo = (uint8_t)n->cand->algo[i]->id;
+			e->flags &= (uint8_t)~FH_ENTRY_OPEN;
+		}
+		take_verdict(n, n->cand->algo[i]);
+		return e;
+	}
+	return NULL;
+}
+
 static void finish(struct auditor *a)
 {
 	const struct cli *c = a->c;
@@ -436,13 +606,27 @@ static void finish(struct auditor *a)
 		else
 			e->flags |= FH_ENTRY_EXPECTED;
 	}
+	/* Open entries of a length settled meanwhile take the verdict, so
+	 * that new names pair with them by it. */
+	for (size_t i = 0; i < a->m.n; i++) {
+		struct fh_entry *e = &a->m.entries[i];
+		struct fh_candidates *cand;
+		const struct fh_algo *v;
+
+		if ((e->flags & FH_ENTRY_OPEN) &&
+		    (cand = fh_settle_for(&a->settle, c, e->outlen, NULL)) &&
+		    (v = fh_settle_verdict(cand))) {
+			e->algo = (uint8_t)v->id;
+			e->flags &= (uint8_t)~FH_ENTRY_OPEN;
+		}
+	}
 	if (!fh_manifest_index_missing(&a->m)) {
 		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
 		exit(STATUS_USAGE);
 	}
 	for (size_t i = 0; i < a->nnews; i++) {
 		struct newfile *n = a->news[i];
-		struct fh_entry *e = fh_manifest_pair(&a->m, n->algo, n->digest, n->outlen);
+		struct fh_entry *e = pair_new(a, n);
 
 		if (e) {
 			/* Without --prune, --update keeps the old line and
@@ -551,7 +735,7 @@ static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t ha
 		return;
 	if (!e) {
 		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta,
-			 meta ? meta->size : UINT64_MAX);
+			 meta ? meta->size : UINT64_MAX, NULL);
 		return;
 	}
 	if (e->flags & FH_ENTRY_SEEN) {
@@ -559,12 +743,21 @@ static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t ha
 		return;
 	}
 	e->flags |= FH_ENTRY_SEEN;
-	enum fh_status st = e->algo != l->algo->id || e->outlen != l->outlen
+	/* An untagged line of a shared length is of the algorithm the other
+	 * list names for that name; left open in both, the digests alone
+	 * are compared. */
+	const struct fh_algo *algo = l->algo;
+
+	if (e->outlen == l->outlen && (l->alt || (e->flags & FH_ENTRY_OPEN)))
+		algo = l->alt ? fh_algo_get((enum fh_algo_id)e->algo) : algo;
+	if (e->outlen == l->outlen && (e->flags & FH_ENTRY_OPEN))
+		e->algo = (uint8_t)algo->id;
+	enum fh_status st = e->algo != algo->id || e->outlen != l->outlen
 			    ? FH_ST_CHANGED : fh_classify(e, digest, meta, meta);
 
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	fh_audit_report(a, l->name, l->namelen, st, l->algo->id, digest, l->outlen, meta, 0,
+	fh_audit_report(a, l->name, l->namelen, st, algo->id, digest, l->outlen, meta, 0,
 	       NULL, 0);
 }
 
@@ -582,7 +775,6 @@ void fh_audit_free(struct auditor *a)
 	for (size_t i = 0; i < a->nblind; i++)
 		free(a->blind[i]);
 	free(a->blind);
-	free(a->ambiguous);
 	free(a->scope);
 	free(a->news);
 	free(a->changes);
@@ -622,6 +814,11 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	} else if (a->m.algo >= 0) {
 		a->new_algo = fh_algo_get((enum fh_algo_id)a->m.algo);
 		a->new_outlen = a->m.outlen;
+		/* The list's lines are of a length left to settle: so are new
+		 * files, hashed with the candidates until the verdict. */
+		for (size_t i = 0; i < a->m.n && !a->new_cand; i++)
+			if (a->m.entries[i].flags & FH_ENTRY_OPEN)
+				a->new_cand = fh_settle_for(&a->settle, c, a->m.outlen, NULL);
 	} else if (a->m.algo == -1) {
 		a->new_algo = fh_algo_get(FH_SHA3_256);
 		a->new_outlen = a->new_algo->digest_bytes;

@@ -14,6 +14,7 @@
 #include "listfile.h"
 #include "manifest.h"
 #include "operands.h"
+#include "settle.h"
 
 /* The exit status's bits. */
 enum {
@@ -29,6 +30,9 @@ enum {
 /* A name the list lacks, kept until the walk ends. */
 struct newfile {
 	struct fh_meta meta;
+	/* Hashed with the candidates before a verdict: DIGEST holds one
+	 * digest of each, in CAND's order, until the verdict picks one. */
+	struct fh_candidates *cand;
 	bool has_meta;
 	uint64_t size;          /* bytes hashed */
 	bool renamed;           /* --update --prune wrote it in OLD's place */
@@ -50,6 +54,9 @@ struct change {
 	struct fh_meta meta;    /* STAMP: the state verified, and when */
 	bool has_meta;
 	uint8_t *digest;        /* REPLACE: the new digest */
+	/* REPLACE of a file that matched no candidate: DIGEST holds one of
+	 * each, the verdict picks which is written. */
+	struct fh_candidates *cand;
 	const char *name;       /* RENAME: the new name */
 	size_t len;
 };
@@ -82,13 +89,15 @@ struct auditor {
 	size_t nscope;
 	uint64_t bad_lines, unreadable, changed, damaged, moved, added, missing;
 	uint64_t duplicates, walk_errors, unchecked, unsettled, kept_missing;
-	/* Entries of untagged lines whose length SHA-3 and SHA-2 share (no
-	 * -a): their index and the SHA-2 algorithm, settled after loading. */
-	struct ambiguous {
-		uint32_t index;
-		uint8_t alt;
-	} *ambiguous;
-	size_t nambiguous, ambiguous_cap;
+	/* Untagged lines of lengths several algorithms share, which the
+	 * list does not name (entries FH_ENTRY_OPEN): their candidates and
+	 * verdicts (settle.h); what the list's "#fhsum" lines declared, as
+	 * its reading left the parser; new files' candidates when the list's
+	 * one algorithm is such a length's. */
+	struct fh_settle settle;
+	struct fh_list_parser listed;
+	struct fh_candidates *new_cand;
+	uint64_t unmatched;     /* files that matched no candidate */
 	struct newfile **news;
 	size_t nnews, news_cap;
 	struct change *changes;
@@ -148,6 +157,18 @@ void fh_audit_rewrite_upto(struct auditor *a, struct fh_rewriter *rw, uint64_t l
 int fh_audit_rewrite_close(struct auditor *a, struct fh_rewriter *rw, int err);
 
 /* Shared with the scrub (scrub.c). */
+
+/* The probe that settles an open length of the list before the run
+ * reads its files: the smallest in-scope entry of that length whose file
+ * the run reads anyway (for --update, one its metadata does not vouch
+ * for), looked for among the first few such entries.  True with JOB
+ * filled (its USER left to the caller). */
+bool fh_audit_probe(struct auditor *a, struct fh_job *job);
+/* Entry E's algorithm, as a job on it shows it (CHOSEN), or as a second
+ * look under the other candidates finds it when DIGEST did not match
+ * under the verdict; true when E's digest then matches. */
+bool fh_audit_settle_entry(struct auditor *a, struct fh_entry *e,
+			   const struct fh_job *job);
 
 /* Says a file's status (or its --json record); --quiet drops OK lines,
  * --status every line.  META, when given, is the size shown, and its

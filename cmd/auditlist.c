@@ -89,12 +89,8 @@ static void add_entry(struct auditor *a, struct fh_list_line *l, uint64_t hash,
 		if (a->first_form < 0)
 			a->first_form = form_of(l);
 		a->any_meta |= meta != NULL;
-		if (l->alt) {
-			fh_audit_grow((void **)&a->ambiguous, &a->ambiguous_cap,
-				      a->nambiguous, sizeof *a->ambiguous);
-			a->ambiguous[a->nambiguous++] = (struct ambiguous){
-				(uint32_t)(a->m.n - 1), (uint8_t)l->alt->id };
-		}
+		if (l->alt && fh_settle_for(&a->settle, a->c, l->outlen, NULL))
+			a->m.entries[a->m.n - 1].flags |= FH_ENTRY_OPEN;
 		break;
 	case FH_ADD_DUPLICATE:
 		fh_audit_duplicate(a, a->list, l, lineno);
@@ -105,54 +101,29 @@ static void add_entry(struct auditor *a, struct fh_list_line *l, uint64_t hash,
 	}
 }
 
-/* Untagged lines of a length SHA-3 and SHA-2 share are SHA-3's as read;
- * as in -c, the first such entry whose file can be read settles its
- * length for the whole list, by hashing it both ways.  A length none
- * settles stays SHA-3's. */
-static void settle(struct auditor *a)
+bool fh_audit_settle_entry(struct auditor *a, struct fh_entry *e,
+			   const struct fh_job *job)
 {
-	const struct fh_algo *settled[FH_SHARED_SIZES] = { 0 };
+	const struct fh_algo *algo = job->algo;
+	bool match = memcmp(job->digest, fh_entry_digest(e), e->outlen) == 0;
 
-	for (size_t i = 0; i < a->nambiguous; i++) {
-		struct fh_entry *e = &a->m.entries[a->ambiguous[i].index];
-		size_t s = fh_shared_index(e->outlen);
-		const struct fh_algo *const two[2] = {
-			fh_algo_get((enum fh_algo_id)e->algo),
-			fh_algo_get((enum fh_algo_id)a->ambiguous[i].alt) };
-		uint8_t d[2][FH_MAX_DIGEST];
-		uint64_t size;
+	if (!(e->flags & FH_ENTRY_OPEN))
+		return match;
+	struct fh_candidates *cand = fh_settle_for(&a->settle, a->c, e->outlen, NULL);
 
-		if (settled[s] || fh_hash_both(e->name, two, d, &size) != 0)
-			continue;
-		for (int k = 0; k < 2; k++)
-			if (memcmp(d[k], fh_entry_digest(e), e->outlen) == 0)
-				settled[s] = two[k];
+	if (job->cand && job->chosen < 0)
+		return false; /* none of them, said at the end */
+	if (!match && cand) {
+		/* Not under the verdict: the list may mix algorithms. */
+		algo = fh_settle_retry(job->path, cand, job->algo, fh_entry_digest(e),
+				       e->outlen);
+		if (!algo)
+			return false;
+		match = true;
 	}
-	bool changed = false;
-
-	for (size_t i = 0; i < a->nambiguous; i++) {
-		struct fh_entry *e = &a->m.entries[a->ambiguous[i].index];
-		const struct fh_algo *s = settled[fh_shared_index(e->outlen)];
-
-		if (s && s->id != e->algo) {
-			e->algo = (uint8_t)s->id;
-			changed = true;
-		}
-	}
-	if (!changed)
-		return;
-	/* The list's one algorithm, for new files, as its entries now say. */
-	a->m.algo = -1;
-	for (size_t i = 0; i < a->m.n && a->m.algo != -2; i++) {
-		const struct fh_entry *e = &a->m.entries[i];
-
-		if (a->m.algo == -1) {
-			a->m.algo = e->algo;
-			a->m.outlen = e->outlen;
-		} else if (a->m.algo != e->algo || a->m.outlen != e->outlen) {
-			a->m.algo = -2;
-		}
-	}
+	e->algo = (uint8_t)algo->id;
+	e->flags &= (uint8_t)~FH_ENTRY_OPEN;
+	return match;
 }
 
 /* The list's own file, so that the walk skips it. */
@@ -201,15 +172,72 @@ void fh_audit_load(struct auditor *a)
 		fh_error(err, "%s", fh_quotef(a->list, strlen(a->list)));
 		exit(STATUS_USAGE);
 	}
-	if (a->nambiguous && !a->c->against)
-		settle(a);
 }
 
-static void put_meta(struct fh_listout *w, const struct fh_meta *meta)
+/* New files' algorithm, when the new list declares it for them: they are
+ * written untagged, their length is others' too, and neither the old
+ * list nor a verdict declares one for it. */
+static const struct fh_algo *news_declared(const struct auditor *a)
+{
+	const struct fh_algo *n = a->new_algo;
+	bool untagged = a->first_form >= 0 ? !(a->first_form & FH_FMT_TAG) : !a->c->tag;
+	size_t unwritten = 0;
+
+	for (size_t i = 0; i < a->nnews; i++)
+		unwritten += !a->news[i]->renamed;
+	if (!unwritten || !n || !untagged || n->xof || fh_settle_algos(n->digest_bytes, NULL) < 2 ||
+	    fh_list_declared(&a->listed, n->digest_bytes))
+		return NULL;
+	for (size_t i = 0; i < a->settle.n; i++)
+		if (a->settle.outlen[i] == n->digest_bytes && fh_settle_verdict(&a->settle.cand[i]))
+			return NULL;
+	return n;
+}
+
+/* The algorithm the new list declares for untagged digests of OUTLEN
+ * bytes: the old list's "#fhsum untagged=" line, else the verdict (a
+ * declaration the new list begins with), else new files' algorithm. */
+static const struct fh_algo *declared(const struct auditor *a, size_t outlen)
+{
+	const struct fh_algo *d = fh_list_declared(&a->listed, outlen);
+
+	for (size_t i = 0; !d && i < a->settle.n; i++)
+		if (a->settle.outlen[i] == outlen)
+			d = fh_settle_verdict(&a->settle.cand[i]);
+	if (!d && news_declared(a) == a->new_algo && a->new_algo->digest_bytes == outlen)
+		d = a->new_algo;
+	return d;
+}
+
+/* Whether a line in FORM of ALGO must name its algorithm: untagged, of a
+ * length others share, and not the one the list declares. */
+static bool needs_name(const struct auditor *a, int form, const struct fh_algo *algo,
+		       size_t outlen)
+{
+	return !(form & FH_FMT_TAG) && !algo->xof && fh_settle_algos(outlen, NULL) > 1 &&
+	       declared(a, outlen) != algo;
+}
+
+/* A metadata line; for an entry whose line must name its algorithm
+ * (ALGO, else NULL), with its "algorithm=" word. */
+static void put_meta(struct fh_listout *w, const struct fh_meta *meta,
+		     const struct fh_algo *algo)
 {
 	char m[FH_META_MAX];
+	struct fh_meta named = *meta;
 
-	fh_listout_put(w, m, fh_meta_format(m, meta));
+	named.algo = algo;
+	fh_listout_put(w, m, fh_meta_format(m, &named));
+}
+
+/* The metadata line of entry E. */
+static void put_entry_meta(struct auditor *a, struct fh_listout *w,
+			   const struct fh_meta *meta, const struct fh_entry *e)
+{
+	const struct fh_algo *algo = fh_algo_get((enum fh_algo_id)e->algo);
+
+	put_meta(w, meta, !(e->flags & FH_ENTRY_OPEN) &&
+			  needs_name(a, e->form, algo, e->outlen) ? algo : NULL);
 }
 
 /* One checksum line (and its metadata line) in FORM. */
@@ -221,14 +249,83 @@ static void put_line(struct auditor *a, struct fh_listout *w, int form,
 	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(a->text, digest, outlen)
 					      : 2 * outlen;
 	char *line = fh_audit_xmalloc(fh_format_size(textlen, len));
+	bool named = needs_name(a, form, algo, outlen);
 
 	if (!(form & FH_FMT_BASE64))
 		fh_hex(a->text, digest, outlen);
-	if (meta)
-		put_meta(w, meta);
+	if (meta) {
+		put_meta(w, meta, named ? algo : NULL);
+	} else if (named) {
+		fh_listout_put(w, "#fhsum algorithm=", 17);
+		fh_listout_put(w, algo->name, strlen(algo->name));
+		fh_listout_put(w, "\n", 1);
+	}
 	fh_listout_put(w, line, fh_format_line(line, algo, a->text, textlen, name, len,
 				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
 	free(line);
+}
+
+/* The new list's first lines: a declaration for each length the run
+ * settled that the old list did not declare. */
+static void put_declarations(struct auditor *a, struct fh_listout *w)
+{
+	for (size_t i = 0; i < a->settle.n; i++) {
+		const struct fh_algo *v = fh_settle_verdict(&a->settle.cand[i]);
+
+		if (!v || fh_list_declared(&a->listed, a->settle.outlen[i]))
+			continue;
+		fh_listout_put(w, "#fhsum untagged=", 16);
+		fh_listout_put(w, v->name, strlen(v->name));
+		fh_listout_put(w, "\n", 1);
+	}
+	/* New files of such a length that nothing declares yet. */
+	const struct fh_algo *n = news_declared(a);
+
+	if (n) {
+		fh_listout_put(w, "#fhsum untagged=", 16);
+		fh_listout_put(w, n->name, strlen(n->name));
+		fh_listout_put(w, "\n", 1);
+	}
+}
+
+/* Before any writing: every digest to be written is of a known
+ * algorithm.  A line or new file hashed with candidates that none
+ * matched takes the verdict; where there is none, nothing can be
+ * written (0, or 64 with the reason said). */
+static int settle_writes(struct auditor *a)
+{
+	const struct fh_candidates *open = NULL;
+
+	for (size_t i = 0; i < a->nchanges; i++) {
+		struct change *ch = &a->changes[i];
+		const struct fh_algo *v;
+
+		if (ch->action != REPLACE || !ch->cand)
+			continue;
+		if (!(v = fh_settle_verdict(ch->cand))) {
+			open = ch->cand;
+			continue;
+		}
+		for (size_t k = 0; k < ch->cand->n; k++)
+			if (ch->cand->algo[k] == v)
+				memmove(ch->digest, ch->digest + k * ch->e->outlen,
+					ch->e->outlen);
+		ch->e->algo = (uint8_t)v->id;
+		ch->e->flags &= (uint8_t)~FH_ENTRY_OPEN;
+		ch->cand = NULL;
+	}
+	for (size_t i = 0; i < a->nnews && !open; i++)
+		if (a->news[i]->cand && !a->news[i]->renamed)
+			open = a->news[i]->cand;
+	if (!open)
+		return 0;
+	char names[128];
+
+	fh_settle_names(open, names, sizeof names);
+	fh_error(0, "%s: untagged lines of %u hex digits may be %s, and no file "
+		    "read matched one: give -a; the list was not updated",
+		 fh_quotef(a->list, strlen(a->list)), 2 * open->algo[0]->digest_bytes, names);
+	return STATUS_USAGE;
 }
 
 static int by_line(const void *x, const void *y)
@@ -266,7 +363,7 @@ static void line_start(struct auditor *a, struct fh_rewriter *rw)
 	rw->skipping = false;
 	if ((r = restamped(&a->m, &rw->at, lineno)) != NULL && fh_entry_meta(r, &meta)) {
 		rw->skipping = true;
-		put_meta(w, &meta);
+		put_entry_meta(a, w, &meta, r);
 	}
 	if (rw->next == a->nchanges)
 		return;
@@ -276,12 +373,12 @@ static void line_start(struct auditor *a, struct fh_rewriter *rw)
 	if (lineno + 1 == e->line && (e->flags & FH_ENTRY_META)) {
 		rw->skipping = true;
 		if (ch->action == STAMP)
-			put_meta(w, &ch->meta);
+			put_entry_meta(a, w, &ch->meta, e);
 	}
 	if (lineno == e->line && ch->action == STAMP) {
 		/* The checksum line stays as it was. */
 		if (!(e->flags & FH_ENTRY_META))
-			put_meta(w, &ch->meta);
+			put_entry_meta(a, w, &ch->meta, e);
 	} else if (lineno == e->line) {
 		rw->skipping = true;
 		if (ch->action != DROP)
@@ -296,6 +393,9 @@ static void line_start(struct auditor *a, struct fh_rewriter *rw)
 int fh_audit_rewrite_open(struct auditor *a, struct fh_rewriter *rw)
 {
 	int err = fh_listout_open(&a->lf, &rw->out);
+
+	if (!err)
+		put_declarations(a, &rw->out);
 
 	rw->in = a->lf.exists ? a->lf.fd : -1;
 	rw->lineno = 1;
@@ -398,8 +498,13 @@ int fh_audit_rewrite_close(struct auditor *a, struct fh_rewriter *rw, int err)
 /* LIST is always the old list or the new one. */
 int fh_audit_write_list(struct auditor *a)
 {
+	int status = settle_writes(a);
+
+	if (status)
+		return status;
 	struct fh_rewriter *rw = fh_audit_xmalloc(sizeof *rw);
-	int status = fh_audit_rewrite_close(a, rw, fh_audit_rewrite_open(a, rw));
+
+	status = fh_audit_rewrite_close(a, rw, fh_audit_rewrite_open(a, rw));
 
 	free(rw);
 	return status;

@@ -5,12 +5,16 @@
  * that reports and warnings come out in list order exactly as GNU md5sum
  * prints them.
  *
- * An untagged line without -a whose length SHA-3 and SHA-2 share (64 hex
- * digits: SHA3-256 or SHA-256) is settled by content: the first such line
- * of a list has its file read once and hashed both ways, here, before it
- * goes on as a marker with its verdict; the algorithm that matched is
- * that list's for every later line of that length.  A line that matches
- * neither is FAILED, and the next one tries again. */
+ * An untagged line without -a whose length several algorithms share (64
+ * hex digits: SHA3-256 or SHA-256), which the list's "#fhsum" lines do
+ * not name, is settled by content (settle.h): until one of its length
+ * has matched, such a line's file is hashed with every candidate in one
+ * read on the engine's threads, and the first match is the list's
+ * verdict for that length.  Before the first such line, a small file of
+ * the lines just ahead is sent first (a probe), so that a large first
+ * file waits for a small one's verdict rather than being hashed N ways.
+ * A line that does not match under the verdict is looked at once more
+ * under the other candidates: a list may mix them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,6 +29,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "lines.h"
+#include "manifest.h"
 #include "operands.h"
 #include "quote.h"
 #include "settle.h"
@@ -34,12 +39,11 @@ struct list {
 	char *shown;            /* its name, or "standard input" */
 	uintmax_t misformatted, unreadable, mismatched;
 	bool formatted, matched;
-	/* For each shared length, the algorithm its lines were found to
-	 * be, or NULL while none has matched. */
-	const struct fh_algo *settled[FH_SHARED_SIZES];
+	/* The lengths its untagged lines leave to settle, and verdicts. */
+	struct fh_settle settle;
 };
 
-enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_SETTLED };
+enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE };
 
 struct item {
 	enum event ev;
@@ -48,12 +52,10 @@ struct item {
 	uintmax_t lineno;       /* EV_BAD_LINE */
 	size_t digestlen;       /* EV_LINE: the digest's characters */
 	bool base64;            /* EV_LINE: ... in base64, else hex */
-	/* EV_SETTLED: the line hashed both ways here; its name follows the
-	 * digest's text; ALGO matched (or, when none did, the first). */
-	const struct fh_algo *algo;
-	uint8_t digest[FH_MAX_DIGEST];
-	uint64_t size;
-	bool match;
+	/* EV_LINE of a length left to settle: its candidates, and the digest
+	 * listed (for a second look at a file that did not match). */
+	struct fh_candidates *cand;
+	uint8_t expect[FH_MAX_DIGEST];
 	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
 };
 
@@ -67,6 +69,12 @@ struct checker {
 	struct list *list;
 	uintmax_t lineno;
 	bool ok;
+	/* A line parsed and kept for the next call, which a probe went
+	 * before. */
+	struct fh_list_line held;
+	bool has_held;
+	char *list_name;        /* the list being read, as named */
+	char *probe_name;       /* the last probe's file, kept for the engine */
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -106,35 +114,90 @@ static bool digest_matches(const struct item *it, const uint8_t *digest,
 	return strncasecmp(buf, it->text, it->digestlen) == 0;
 }
 
-/* The line L of a length SHA-3 and SHA-2 share, not yet settled for its
- * list: hashed both ways now, and handed on as an EV_SETTLED marker. */
-static void settle(struct checker *k, const struct fh_list_line *l,
-		   struct fh_job *job)
-{
-	struct item *it = new_item(EV_SETTLED, k->list, l->digestlen + l->namelen + 1);
-	const struct fh_algo *const two[2] = { l->algo, l->alt };
-	uint8_t d[2][FH_MAX_DIGEST];
-	char buf[2 * FH_MAX_DIGEST + 4];
-	char *name = it->text + l->digestlen;
+/* Bytes up to which a file is small enough to settle a list with at
+ * once, without looking further ahead for a smaller one. */
+#define PROBE_SMALL ((uint64_t)64 << 10)
+/* Lines looked at ahead for a smaller file to settle with. */
+#define PROBE_AHEAD 256
 
-	memcpy(it->text, l->digest, l->digestlen);
-	it->digestlen = l->digestlen;
-	it->base64 = l->base64;
-	memcpy(name, l->name, l->namelen);
-	name[l->namelen] = '\0';
-	fh_stdin_read |= strcmp(name, "-") == 0;
-	it->algo = two[0];
-	it->err = fh_hash_both(name, two, d, &it->size);
-	for (int i = 0; i < 2 && !it->err; i++) {
-		if (digest_matches(it, d[i], l->outlen, buf)) {
-			it->algo = two[i];
-			it->match = true;
-			k->list->settled[fh_shared_index(l->outlen)] = two[i];
-			break;
-		}
+/* The smallest file that can settle untagged digests of OUTLEN bytes
+ * among the lines of the list being read after line LINENO (at most
+ * PROBE_AHEAD of them), if smaller than *SIZE: its name into *NAME
+ * (malloc'd) and its digest into DIGEST.  A list on standard input
+ * cannot be read ahead. */
+static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
+		       char **name, uint8_t *digest)
+{
+	struct fh_list_parser p = k->parser;
+	struct fh_lines lines = { 0 };
+	int fd = k->is_stdin ? -1 : open(k->list_name, O_RDONLY | O_CLOEXEC);
+	uintmax_t n = 0, seen = 0;
+
+	if (fd < 0)
+		return;
+	if (!fh_lines_start(&lines, fd, FH_LIST_LINE_MAX, '\n')) {
+		close(fd);
+		return;
 	}
-	memcpy(it->digest, d[it->algo == two[1]], l->outlen);
+	for (;;) {
+		char *line;
+		size_t len;
+		struct fh_list_line l;
+		uint64_t sz;
+
+		if (fh_lines_next(&lines, &line, &len) != FH_LINES_LINE || *size <= PROBE_SMALL ||
+		    seen == PROBE_AHEAD)
+			break;
+		if (++n <= k->lineno ||
+		    fh_list_parse(&p, line, len, &l) != FH_LINE_OK)
+			continue;
+		seen++;
+		if (!l.alt || l.outlen != outlen)
+			continue;
+		((char *)l.name)[l.namelen] = '\0';
+		if (!fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
+			continue;
+		char *copy = strdup(l.name);
+
+		if (!copy)
+			break;
+		free(*name);
+		*name = copy;
+		*size = sz;
+	}
+	fh_lines_free(&lines);
+	close(fd);
+}
+
+/* The first line L of a length left to settle: a probe of the smallest
+ * file near it goes first into JOB, unless L's own file is that.  True
+ * when JOB is the probe. */
+static bool probe(struct checker *k, const struct fh_list_line *l,
+		  struct fh_candidates *cand, struct fh_job *job)
+{
+	uint64_t size = UINT64_MAX;
+	char *name = NULL;
+	struct item *it;
+
+	if (fh_settle_readable(l->name, &size) && size <= PROBE_SMALL)
+		return false;
+	it = new_item(EV_PROBE, k->list, 0);
+	look_ahead(k, l->outlen, &size, &name, it->expect);
+	if (!name) {
+		free(it);
+		return false;
+	}
+	it->cand = cand;
 	job->user = it;
+	job->user_bytes = sizeof *it;
+	job->path = name;
+	job->cand = cand;
+	job->algo = cand->algo[0];
+	job->expect = it->expect;
+	job->outlen = l->outlen;
+	job->watch = true; /* a regular file only */
+	k->probe_name = name;
+	return true;
 }
 
 /* Ends the list being read with an EV_END marker. */
@@ -151,9 +214,63 @@ static void end_list(struct checker *k, struct fh_job *job)
 	job->user = it;
 }
 
+/* The job of line L; one of a length left to settle carries its
+ * candidates, and until the verdict hashes the file with them all. */
+static void line_job(struct checker *k, const struct fh_list_line *l,
+		     struct fh_job *job)
+{
+	struct item *it = new_item(EV_LINE, k->list, l->digestlen);
+	struct fh_candidates *cand = NULL;
+
+	memcpy(it->text, l->digest, l->digestlen);
+	it->digestlen = l->digestlen;
+	it->base64 = l->base64;
+	fh_stdin_read |= strcmp(l->name, "-") == 0;
+	job->user = it;
+	job->user_bytes = sizeof *it + l->digestlen;
+	job->path = l->name;
+	job->algo = l->algo;
+	job->outlen = l->outlen;
+	if (l->alt && (cand = fh_settle_for(&k->list->settle, k->c, l->outlen, NULL)) &&
+	    fh_list_digest(it->expect, l)) {
+		const struct fh_algo *v = fh_settle_verdict(cand);
+
+		it->cand = cand;
+		if (v) {
+			job->algo = v;
+		} else {
+			job->cand = cand;
+			job->expect = it->expect;
+		}
+	}
+	fh_job_kernels(k->c, job);
+}
+
+/* L is of a length left to settle: true when a probe went first into
+ * JOB (L is held for the next call). */
+static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
+			   struct fh_job *job)
+{
+	bool *probed;
+	struct fh_candidates *cand = fh_settle_for(&k->list->settle, k->c, l->outlen,
+						   &probed);
+
+	if (!cand || *probed || fh_settle_verdict(cand))
+		return false;
+	*probed = true;
+	if (!probe(k, l, cand, job))
+		return false;
+	k->held = *l;
+	k->has_held = true;
+	return true;
+}
+
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct checker *k = ctx;
+
+	free(k->probe_name);
+	k->probe_name = NULL;
 
 	for (;;) {
 		if (!k->reading) {
@@ -188,25 +305,38 @@ static bool next(void *ctx, struct fh_job *job)
 			memset(k->list, 0, sizeof *k->list);
 			k->list->shown = xmalloc(strlen(shown) + 1);
 			strcpy(k->list->shown, shown);
+			free(k->list_name);
+			k->list_name = xmalloc(strlen(name) + 1);
+			strcpy(k->list_name, name);
 			k->parser.list_is_stdin = k->is_stdin;
+			/* What a list's "#fhsum" lines say is that list's. */
+			k->parser.ndeclared = 0;
+			k->parser.next_algo = NULL;
 			k->lineno = 0;
 			k->reading = true;
 		}
 
-		char *line;
-		size_t len;
-		enum fh_lines_status got = fh_lines_next(&k->lines, &line, &len);
-
-		if (got == FH_LINES_END) {
-			end_list(k, job);
-			return true;
-		}
-		k->lineno++;
-
 		struct fh_list_line l;
+		enum fh_line_kind kind = FH_LINE_OK;
 
-		switch (got == FH_LINES_TOO_LONG ? FH_LINE_BAD
-			: fh_list_parse(&k->parser, line, len, &l)) {
+		if (k->has_held) {
+			l = k->held;
+			k->has_held = false;
+		} else {
+			char *line;
+			size_t len;
+			enum fh_lines_status got = fh_lines_next(&k->lines, &line, &len);
+
+			if (got == FH_LINES_END) {
+				end_list(k, job);
+				return true;
+			}
+			k->lineno++;
+			kind = got == FH_LINES_TOO_LONG ? FH_LINE_BAD
+			     : fh_list_parse(&k->parser, line, len, &l);
+		}
+
+		switch (kind) {
 		case FH_LINE_SKIP:
 			continue;
 		case FH_LINE_BAD: {
@@ -216,33 +346,12 @@ static bool next(void *ctx, struct fh_job *job)
 			job->user = it;
 			return true;
 		}
-		case FH_LINE_OK: {
-			if (l.alt) {
-				const struct fh_algo *s =
-					k->list->settled[fh_shared_index(l.outlen)];
-
-				if (!s) {
-					((char *)l.name)[l.namelen] = '\0';
-					settle(k, &l, job);
-					return true;
-				}
-				l.algo = s;
-			}
-			struct item *it = new_item(EV_LINE, k->list, l.digestlen);
-
-			memcpy(it->text, l.digest, l.digestlen);
-			it->digestlen = l.digestlen;
-			it->base64 = l.base64;
+		case FH_LINE_OK:
 			((char *)l.name)[l.namelen] = '\0';
-			fh_stdin_read |= strcmp(l.name, "-") == 0;
-			job->user = it;
-			job->user_bytes = sizeof *it + l.digestlen;
-			job->path = l.name;
-			job->algo = l.algo;
-			fh_job_kernels(k->c, job);
-			job->outlen = l.outlen;
+			if (l.alt && line_to_settle(k, &l, job))
+				return true;
+			line_job(k, &l, job);
 			return true;
-		}
 		}
 	}
 }
@@ -313,21 +422,35 @@ static void verdict(struct checker *k, struct item *it, const struct result *r,
 	}
 }
 
+/* A line's result.  One of a length left to settle that did not match
+ * under the verdict gets a second look under the other candidates. */
 static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 {
 	struct result r = { job->path, job->algo, job->digest, job->outlen,
 			    job->size };
+	bool match = !job->err && (!job->cand || job->chosen >= 0) &&
+		     digest_matches(it, job->digest, job->outlen, k->text);
 
-	verdict(k, it, &r, job->err,
-		!job->err && digest_matches(it, job->digest, job->outlen, k->text));
-}
+	if (!job->err && job->cand && job->chosen < 0) {
+		/* Matched none: shown under the verdict, when there is one. */
+		const struct fh_algo *v = fh_settle_verdict(job->cand);
 
-static void settled_done(struct checker *k, struct item *it)
-{
-	struct result r = { it->text + it->digestlen, it->algo, it->digest,
-			    it->algo->digest_bytes, it->size };
+		for (size_t i = 0; v && i < job->cand->n; i++)
+			if (job->cand->algo[i] == v) {
+				r.algo = v;
+				r.digest = job->digest + i * job->outlen;
+			}
+	} else if (!job->err && !match && it->cand) {
+		const struct fh_algo *other = fh_settle_retry(job->path, it->cand, job->algo,
+							      it->expect, job->outlen);
 
-	verdict(k, it, &r, it->err, it->match);
+		if (other) {
+			r.algo = other;
+			r.digest = it->expect;
+			match = true;
+		}
+	}
+	verdict(k, it, &r, job->err, match);
 }
 
 /* The end of a list: GNU's summary, and whether the list passed. */
@@ -376,9 +499,8 @@ static void done(void *ctx, struct fh_job *job)
 	case EV_LINE:
 		line_done(k, job, it);
 		break;
-	case EV_SETTLED:
-		settled_done(k, it);
-		break;
+	case EV_PROBE:
+		break; /* its verdict is the candidates' now */
 	case EV_BAD_LINE:
 		it->list->misformatted++;
 		if (k->c->warn) {
@@ -427,6 +549,8 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	bool ok = k->ok;
 
 	fh_lines_free(&k->lines);
+	free(k->list_name);
+	free(k->probe_name);
 	free(k);
 	return ok;
 }

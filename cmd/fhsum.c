@@ -666,7 +666,10 @@ int main(int argc, char **argv)
 		.argv = argv + optind,
 		.argc = argc - optind,
 		.from = -1,
-		.recursive = c.recursive,
+		/* A directory operand of --audit or --update is the tree under it,
+		 * with or without -r, as --scrub takes it: never a file that
+		 * cannot be read, whose listed files would all go missing. */
+		.recursive = c.recursive || c.audit || c.update,
 		/* The walk runs on as many threads as the hashing. */
 		.threads = c.threads ? c.threads : fh_online_cpus(),
 	};

@@ -11,6 +11,7 @@
 #include "manifest.h"
 #include "operands.h"
 #include "quote.h"
+#include "settle.h"
 
 struct gen {
 	const struct cli *c;
@@ -204,6 +205,11 @@ static void done(void *ctx, struct fh_job *job)
 	if (stable) {
 		char m[FH_META_MAX];
 
+		/* An untagged line whose length another algorithm shares says
+		 * which it is, so that no later reader has to settle it. */
+		if (!(flags & FH_FMT_TAG) && !job->algo->xof &&
+		    fh_settle_algos(job->outlen, NULL) > 1)
+			b->meta.algo = job->algo;
 		fh_out_bytes(m, fh_meta_format(m, &b->meta));
 	}
 	free(b);

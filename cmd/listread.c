@@ -114,6 +114,12 @@ static bool parse_batch(struct reader *r, struct batch *b)
 		}
 		if (got == FH_LINES_LINE)
 			kind = fh_list_parse(&r->p, line, len, &l);
+		/* A metadata line may name its entry's algorithm. */
+		if (kind == FH_LINE_OK && l.alt && r->pending && r->meta.algo &&
+		    r->meta.algo->digest_bytes == l.outlen) {
+			l.algo = r->meta.algo;
+			l.alt = NULL;
+		}
 		if (kind == FH_LINE_OK && !fh_list_digest(r->digest, &l))
 			kind = FH_LINE_BAD;
 		if (kind != FH_LINE_SKIP)
@@ -265,6 +271,7 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 	}
 	int err = r->lines.err;
 
+	a->listed = r->p;
 	fh_lines_free(&r->lines);
 	free(r);
 	return err;

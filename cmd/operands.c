@@ -145,6 +145,7 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 {
 	*err = 0;
 	o->last.path = NULL;
+	o->named = false;
 	if (o->walking && walk_next(o, path, err))
 		return true;
 
@@ -163,6 +164,7 @@ bool fh_operands_next(struct operands *o, const char **path, int *err)
 	if (name == o->primed) {
 		o->primed = NULL;
 	} else if (!is_dir_operand(o, name)) {
+		o->named = o->from < 0;
 		return true;
 	} else if ((*err = start_walk(o, name)) != 0) {
 		return true;
@@ -215,6 +217,7 @@ bool fh_operands_meta(const struct operands *o, const char *path,
 		m->sec = o->last.st.sec;
 		m->nsec = o->last.st.nsec;
 		m->verified = 0;
+		m->algo = NULL;
 		return true;
 	}
 	if (stat(path, &st) != 0) {
@@ -227,6 +230,7 @@ bool fh_operands_meta(const struct operands *o, const char *path,
 	m->size = (uint64_t)st.st_size;
 	fh_stat_mtime(&st, &m->sec, &m->nsec);
 	m->verified = 0;
+	m->algo = NULL;
 	return true;
 }
 

@@ -35,6 +35,9 @@ struct operands {
 	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
 	struct fh_walk *walk;   /* started at the first directory operand */
 	bool walking;           /* a directory operand is being walked */
+	/* The last name fh_operands_next gave is a command-line operand
+	 * itself, not a name the walk or a names file gave. */
+	bool named;
 	const char *root_name;  /* that operand, as given */
 	const char *primed;     /* the operand fh_operands_prime started */
 	struct fh_walk_item last; /* the walk's last name, with its stat */

@@ -205,6 +205,13 @@ static bool next(void *ctx, struct fh_job *job)
 
 	if (s->pos == s->n || s->fed >= s->max_bytes)
 		return false;
+	/* First the probes that settle the list's open lengths, from the
+	 * smallest files in scope; they count against the budget. */
+	if (fh_audit_probe(s->a, job)) {
+		job->user = (void *)(uintptr_t)SIZE_MAX;
+		s->fed += job->size_hint;
+		return true;
+	}
 	struct fh_entry *e = s->order[s->pos].e;
 	uint64_t bytes = planned(e);
 
@@ -215,6 +222,15 @@ static bool next(void *ctx, struct fh_job *job)
 	job->outlen = e->outlen;
 	job->watch = true;
 	job->expect = fh_entry_digest(e);
+	if (e->flags & FH_ENTRY_OPEN) {
+		struct fh_candidates *cand = fh_settle_for(&s->a->settle, s->c, e->outlen, NULL);
+		const struct fh_algo *v = cand ? fh_settle_verdict(cand) : NULL;
+
+		if (v)
+			job->algo = v;
+		else
+			job->cand = cand;
+	}
 	fh_job_kernels(s->c, job);
 	job->size_hint = bytes;
 	job->sized = true;
@@ -245,7 +261,16 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 	struct fh_entry *e = s->order[at].e;
 	struct fh_meta now = { .size = job->size, .sec = job->mtime_sec,
 			       .nsec = job->mtime_nsec };
+	bool open = e->flags & FH_ENTRY_OPEN;
+	bool match = fh_audit_settle_entry(a, e, job);
 	enum fh_status st = fh_classify(e, job->digest, &now, &now);
+
+	if (match)
+		st = FH_ST_OK;
+	else if (st == FH_ST_OK)
+		st = FH_ST_CHANGED;
+	if (open && job->cand && job->chosen < 0)
+		a->unmatched++;
 
 	if (st == FH_ST_OK)
 		stamp(s, at, &now);
@@ -294,6 +319,9 @@ static void done(void *ctx, struct fh_job *job)
 	struct scrub *s = ctx;
 	struct auditor *a = s->a;
 	size_t at = (size_t)(uintptr_t)job->user;
+
+	if (at == SIZE_MAX)
+		return; /* a probe: its verdict is the candidates' now */
 	struct fh_entry *e = s->order[at].e;
 	struct fh_meta listed;
 

@@ -1,62 +1,143 @@
-/* settle.c: which of two algorithms a checksum line is, when its digest's
- * length is both's (SHA-2 and SHA-3 of 224, 256, 384 or 512 bits, without
- * -a or a tag): its file read once and hashed both ways.  -c (check.c)
- * and the lists of --audit and --update (auditlist.c) settle a list so. */
+/* settle.c: the candidates of an untagged digest's length, and their
+ * verdict (settle.h).  The reading is the engine's (fh_job.cand); here
+ * only the second look at a file that did not match, on the caller's
+ * thread. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "settle.h"
 
-size_t fh_shared_index(size_t outlen)
+size_t fh_settle_algos(size_t outlen, const struct fh_algo **out)
 {
-	return outlen == 28 ? 0 : outlen == 32 ? 1 : outlen == 48 ? 2 : 3;
+	size_t n = 0;
+
+	for (int id = 0; id < FH_ALGO_COUNT && n < FH_CAND_MAX; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+
+		if (a && !a->xof && a->digest_bytes == outlen) {
+			if (out)
+				out[n] = a;
+			n++;
+		}
+	}
+	return n;
 }
 
-int fh_hash_both(const char *name, const struct fh_algo *const algos[2],
-		 uint8_t digests[2][FH_MAX_DIGEST], uint64_t *size)
+struct fh_candidates *fh_settle_for(struct fh_settle *s, const struct cli *c,
+				    size_t outlen, bool **probed)
 {
-	bool in = strcmp(name, "-") == 0;
-	int fd = in ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 18;
-	uint8_t *buf = fd >= 0 ? malloc(cap) : NULL;
-	fh_ctx ctx[2];
-	int err = 0;
+	size_t i = 0;
+
+	while (i < s->n && s->outlen[i] != outlen)
+		i++;
+	if (i == s->n) {
+		const struct fh_algo *algos[FH_CAND_MAX];
+		size_t n = fh_settle_algos(outlen, algos);
+
+		if (n < 2 || s->n == FH_SETTLE_LENGTHS)
+			return NULL;
+		struct fh_candidates *k = &s->cand[s->n];
+
+		k->n = n;
+		for (size_t j = 0; j < n; j++) {
+			struct fh_job job = { .algo = algos[j] };
+
+			fh_job_kernels(c, &job);
+			k->algo[j] = algos[j];
+			k->kernel[j] = job.kernel;
+		}
+		atomic_init(&k->verdict, NULL);
+		s->outlen[s->n++] = outlen;
+	}
+	if (probed)
+		*probed = &s->probed[i];
+	return &s->cand[i];
+}
+
+const struct fh_algo *fh_settle_verdict(const struct fh_candidates *c)
+{
+	return atomic_load_explicit(&((struct fh_candidates *)c)->verdict,
+				    memory_order_acquire);
+}
+
+void fh_settle_decide(struct fh_candidates *c, const struct fh_algo *algo)
+{
+	const struct fh_algo *none = NULL;
+
+	atomic_compare_exchange_strong(&c->verdict, &none, algo);
+}
+
+bool fh_settle_readable(const char *name, uint64_t *size)
+{
+	struct stat st;
+
+	if (strcmp(name, "-") == 0 || stat(name, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	*size = (uint64_t)st.st_size;
+	return true;
+}
+
+const struct fh_algo *fh_settle_retry(const char *name, const struct fh_candidates *c,
+				      const struct fh_algo *skip,
+				      const uint8_t *expect, size_t outlen)
+{
+	/* O_NONBLOCK: a FIFO put in the file's place must not hold the run. */
+	int fd = strcmp(name, "-") == 0 ? -1 : open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t cap = 1 << 16;
+	uint8_t *buf = NULL;
+	fh_ctx ctx[FH_CAND_MAX];
+	const struct fh_algo *found = NULL;
+	struct stat st;
+	bool ok = true;
 
 	if (fd < 0)
-		return errno;
-	if (!buf) {
-		if (!in)
-			close(fd);
-		return ENOMEM;
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(buf = malloc(cap))) {
+		close(fd);
+		return NULL;
 	}
-	fh_init(&ctx[0], algos[0]);
-	fh_init(&ctx[1], algos[1]);
-	*size = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->algo[i] != skip)
+			fh_init_kernel(&ctx[i], c->algo[i], c->kernel[i]);
 	for (;;) {
 		ssize_t got = read(fd, buf, cap);
 
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0) {
-			err = errno;
+		if (got <= 0) {
+			ok = got == 0;
 			break;
 		}
-		if (got == 0)
-			break;
-		fh_update(&ctx[0], buf, (size_t)got);
-		fh_update(&ctx[1], buf, (size_t)got);
-		*size += (uint64_t)got;
+		for (size_t i = 0; i < c->n; i++)
+			if (c->algo[i] != skip)
+				fh_update(&ctx[i], buf, (size_t)got);
+	}
+	for (size_t i = 0; i < c->n && ok && !found; i++) {
+		uint8_t d[FH_MAX_DIGEST];
+
+		if (c->algo[i] == skip)
+			continue;
+		fh_final(&ctx[i], d, outlen);
+		if (memcmp(d, expect, outlen) == 0)
+			found = c->algo[i];
 	}
 	free(buf);
-	if (!in)
-		close(fd);
-	if (!err) {
-		fh_final(&ctx[0], digests[0], algos[0]->digest_bytes);
-		fh_final(&ctx[1], digests[1], algos[1]->digest_bytes);
-	}
-	return err;
+	close(fd);
+	return found;
 }
 
+void fh_settle_names(const struct fh_candidates *c, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "",
+				       c->algo[i]->name);
+}

@@ -121,8 +121,9 @@ static int fill_slot(struct fh_slot *s, const struct fh_job *job)
 	s->held = job->user_bytes;
 	if (job->path) {
 		size_t n = strlen(job->path) + 1;
+		size_t dlen = job->outlen * (job->cand ? job->cand->n : 1);
 
-		s->held += n + job->outlen;
+		s->held += n + dlen;
 
 		if (n > s->path_cap) {
 			char *p = realloc(s->path, n);
@@ -134,12 +135,12 @@ static int fill_slot(struct fh_slot *s, const struct fh_job *job)
 		}
 		memcpy(s->path, job->path, n);
 		s->job.path = s->path;
-		if (job->outlen > s->digest_cap) {
-			uint8_t *d = realloc(s->job.digest, job->outlen);
+		if (dlen > s->digest_cap) {
+			uint8_t *d = realloc(s->job.digest, dlen);
 
 			if (!d)
 				return ENOMEM;
-			s->digest_cap = job->outlen;
+			s->digest_cap = dlen;
 			s->job.digest = d;
 		}
 	}
@@ -211,9 +212,7 @@ static void hash_here(struct fh_engine *e, struct fh_reader *r,
 	if (fh_slot_state(s) == FH_SLOT_STDIN) {
 		fh_input_stdin(&in);
 		atomic_store(&s->state, FH_SLOT_BUSY);
-		s->job.err = fh_input_hash(r, &in, NULL, s->job.algo, s->job.kernel,
-					   s->job.multi, s->job.digest,
-					   s->job.outlen, &s->job.size);
+		s->job.err = fh_input_hash_job(r, &in, NULL, &s->job);
 		atomic_fetch_add(&e->files_done, 1);
 		atomic_store_explicit(&s->state, FH_SLOT_DONE,
 				      memory_order_release);

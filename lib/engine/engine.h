@@ -82,6 +82,21 @@ struct fh_engine_opts {
 	const _Atomic bool *stop;
 };
 
+/* The most algorithms one digest length may be (SHA-2, SHA-3 and those
+ * to come at one length). */
+#define FH_CAND_MAX 4
+
+/* The algorithms an untagged digest of one length may be, for the jobs of
+ * one list whose lines have that length: the caller's, alive for the run.
+ * VERDICT is the one a file's content showed the list to use, or NULL
+ * while none has: a hashing thread stores it (once; others read it). */
+struct fh_candidates {
+	size_t n;                                /* 2..FH_CAND_MAX */
+	const struct fh_algo *algo[FH_CAND_MAX];
+	const struct fh_kernel *kernel[FH_CAND_MAX]; /* single stream */
+	_Atomic(const struct fh_algo *) verdict;
+};
+
 struct fh_job {
 	/* Set by the producer.  PATH NULL makes a marker: it is not hashed,
 	 * only handed back in its place.  PATH "-" is standard input. */
@@ -112,10 +127,21 @@ struct fh_job {
 	 * so its file's state is not checked again: a scrub of many small
 	 * files spends one fstat a file less. */
 	const uint8_t *expect;
+	/* Or, instead of ALGO and its kernels: the input is read once and
+	 * hashed with every candidate (single stream, never in lanes), unless
+	 * CAND->verdict names one, before or while it is read: then with that
+	 * one alone.  With EXPECT (the digest listed, OUTLEN bytes), the first
+	 * candidate whose digest is EXPECT becomes the verdict. */
+	struct fh_candidates *cand;
 	/* Set by the engine. */
 	int err;                /* 0, an errno value or an FH_E* code */
 	uint64_t size;          /* bytes hashed */
-	uint8_t *digest;        /* OUTLEN bytes when err is 0 */
+	/* OUTLEN bytes when err is 0.  With CAND: CHOSEN is the index of the
+	 * candidate that matched EXPECT or was the verdict, ALGO is it and
+	 * DIGEST its digest; or CHOSEN is -1 (none matched, no verdict) and
+	 * DIGEST holds CAND->n digests, in CAND's order, ALGO the first. */
+	uint8_t *digest;
+	int chosen;
 	int64_t mtime_sec;      /* WATCH: the mtime at open (and at the end, */
 	uint32_t mtime_nsec;    /* when err is 0) */
 };

@@ -248,3 +248,113 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 	fh_input_close(in, fds);
 	return err;
 }
+
+/* A candidate job (fh_job.cand) whose verdict is not known: IN read once
+ * into a context per candidate, those the verdict rules out dropped as
+ * soon as it is known, so that a large file pays for the others only
+ * until a smaller one has settled the list.  D receives each candidate's
+ * digest (OUTLEN bytes apart); LIVE says which were finished. */
+static int hash_cands(struct fh_reader *r, struct fh_input *in,
+		      const struct fh_candidates *c, const struct fh_algo *v,
+		      size_t outlen, uint8_t *d, bool *live, size_t *alive,
+		      uint64_t *size)
+{
+	fh_ctx ctx[FH_CAND_MAX];
+	size_t left = 0;
+	int err;
+
+	for (size_t i = 0; i < c->n; i++) {
+		live[i] = !v || c->algo[i] == v;
+		if (live[i]) {
+			fh_init_kernel(&ctx[i], c->algo[i], c->kernel[i]);
+			left++;
+		}
+	}
+	*size = 0;
+	for (;;) {
+		bool eof;
+		ssize_t n = fh_input_read(in, r->buf, r->bufsize, *size, &eof);
+
+		if (n < 0)
+			return (int)-n;
+		for (size_t i = 0; i < c->n; i++)
+			if (live[i])
+				fh_update(&ctx[i], r->buf, (size_t)n);
+		*size += (uint64_t)n;
+		fh_meter_add(r->meter, (uint64_t)n);
+		if (left > 1 && (v = atomic_load_explicit(&c->verdict,
+							  memory_order_acquire))) {
+			for (size_t i = 0; i < c->n; i++)
+				live[i] = c->algo[i] == v;
+			left = 1;
+		}
+		if (eof)
+			break;
+	}
+	err = fh_input_check_end(in, *size);
+	*alive = left;
+	for (size_t i = 0; i < c->n && !err; i++)
+		if (live[i])
+			fh_final(&ctx[i], d + i * outlen, outlen);
+	return err;
+}
+
+/* The index of ALGO among C's candidates. */
+static int cand_index(const struct fh_candidates *c, const struct fh_algo *algo)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->algo[i] == algo)
+			return (int)i;
+	return 0;
+}
+
+int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
+		      struct fh_fds *fds, struct fh_job *j)
+{
+	struct fh_candidates *c = j->cand;
+	const struct fh_algo *v;
+	uint8_t d[FH_CAND_MAX * FH_MAX_DIGEST];
+	bool live[FH_CAND_MAX];
+	int err;
+
+	j->chosen = -1;
+	if (!c)
+		return fh_input_hash(r, in, fds, j->algo, j->kernel, j->multi,
+				     j->digest, j->outlen, &j->size);
+	v = atomic_load_explicit(&c->verdict, memory_order_acquire);
+	if (v) {
+		/* Settled already: the one algorithm, by the usual path. */
+		j->chosen = cand_index(c, v);
+		j->algo = v;
+		return fh_input_hash(r, in, fds, v, c->kernel[j->chosen], NULL,
+				     j->digest, j->outlen, &j->size);
+	}
+	size_t alive;
+
+	err = hash_cands(r, in, c, NULL, j->outlen, d, live, &alive, &j->size);
+	for (size_t i = 0; i < c->n && !err && j->chosen < 0; i++) {
+		const struct fh_algo *none = NULL;
+
+		if (!live[i])
+			continue;
+		/* The one left alive is the verdict's; else the one matching. */
+		if (alive == 1) {
+			j->chosen = (int)i;
+		} else if (j->expect &&
+			   memcmp(d + i * j->outlen, j->expect, j->outlen) == 0) {
+			j->chosen = (int)i;
+			atomic_compare_exchange_strong(&c->verdict, &none, c->algo[i]);
+		}
+	}
+	if (!err && j->chosen >= 0) {
+		j->algo = c->algo[j->chosen];
+		memcpy(j->digest, d + (size_t)j->chosen * j->outlen, j->outlen);
+	} else if (!err) {
+		j->algo = c->algo[0];
+		memcpy(j->digest, d, c->n * j->outlen);
+	}
+	if (!err)
+		err = fh_input_settled(in, j->digest);
+	fh_input_close(in, fds);
+	return err;
+}

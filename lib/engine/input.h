@@ -114,4 +114,9 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
 		  uint64_t *size);
+/* Hashes IN for job J as fh_job says: with J's algorithm and kernels
+ * (fh_input_hash), or with its candidates.  Sets J's digest, size,
+ * CHOSEN and, with candidates, ALGO; returns as fh_input_hash. */
+int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
+		      struct fh_fds *fds, struct fh_job *j);
 #endif

@@ -64,6 +64,74 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->any_sha2 = false;
 	p->list_is_stdin = false;
 	p->reversed = -1;
+	p->ndeclared = 0;
+	p->next_algo = NULL;
+}
+
+const struct fh_algo *fh_list_declared(const struct fh_list_parser *p,
+				       size_t outlen)
+{
+	for (size_t i = 0; i < p->ndeclared; i++)
+		if (p->declared[i]->digest_bytes == outlen)
+			return p->declared[i];
+	return NULL;
+}
+
+/* Another algorithm of the table than A with A's fixed digest length, or
+ * NULL: then A's length alone tells A. */
+static const struct fh_algo *other_of_length(const struct fh_algo *a)
+{
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *b = fh_algo_get((enum fh_algo_id)id);
+
+		if (b && b != a && !b->xof && b->digest_bytes == a->digest_bytes)
+			return b;
+	}
+	return NULL;
+}
+
+/* The algorithm a "KEY=NAME" word of a "#fhsum" line names, or NULL. */
+static const struct fh_algo *named(const char *w, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+	char name[32];
+
+	if (n <= k || n - k >= sizeof name || memcmp(w, key, k) != 0)
+		return NULL;
+	memcpy(name, w + k, n - k);
+	name[n - k] = '\0';
+	const struct fh_algo *a = fh_algo_by_name(name);
+
+	return a && !a->xof ? a : NULL;
+}
+
+/* A "#fhsum ..." line (LEN bytes): its words "untagged=NAME" and
+ * "algorithm=NAME" noted in P; the others are the metadata's. */
+static void fhsum_line(struct fh_list_parser *p, const char *line, size_t len)
+{
+	size_t i = 7;
+
+	while (i < len) {
+		size_t w = i;
+
+		while (i < len && line[i] != ' ' && line[i] != '\r')
+			i++;
+		const struct fh_algo *a;
+
+		if ((a = named(line + w, i - w, "algorithm=")) != NULL) {
+			p->next_algo = a;
+		} else if ((a = named(line + w, i - w, "untagged=")) != NULL) {
+			size_t d = 0;
+
+			while (d < p->ndeclared && p->declared[d]->digest_bytes != a->digest_bytes)
+				d++;
+			if (d < FH_DECLARED_MAX) {
+				p->declared[d] = a;
+				p->ndeclared += d == p->ndeclared;
+			}
+		}
+		i++;
+	}
 }
 
 static bool is_fixed_sha3(const struct fh_algo *a)
@@ -364,10 +432,20 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	a = p->algo && !p->any_sha3 ? p->algo : algo_by_digest(p, s, len);
 	if (!a || !take_digest(p, a, 0, s, len, out))
 		return FH_LINE_BAD;
-	/* Without -a, a length SHA-3 and SHA-2 share is settled later, by
-	 * the file's content. */
-	if (!p->algo && !p->any_sha3 && !p->any_sha2 && is_fixed_sha3(a))
-		out->alt = sha2_of(out->outlen);
+	/* Without -a, a length several algorithms share is the one the
+	 * list's "#fhsum" lines name, or is settled later by the file's
+	 * content. */
+	if (!p->algo && !p->any_sha3 && !p->any_sha2 && !a->xof &&
+	    (out->alt = other_of_length(a)) != NULL) {
+		const struct fh_algo *d = p->next_algo;
+
+		if (!d || d->digest_bytes != out->outlen)
+			d = fh_list_declared(p, out->outlen);
+		if (d) {
+			out->algo = d;
+			out->alt = NULL;
+		}
+	}
 	/* GNU wants the digest, one blank and at least one more byte: "HEX "
 	 * alone is improper, while "HEX  " names " " (reversed form). */
 	if (n < len + 2 || !is_blank(s[len]))
@@ -406,6 +484,10 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 
 	memset(out, 0, sizeof *out);
 	/* GNU looks for '#' before it strips the CR, and only in column 1. */
+	if (len > 7 && memcmp(line, "#fhsum ", 7) == 0 && !p->algo) {
+		fhsum_line(p, line, len);
+		return FH_LINE_SKIP;
+	}
 	if (len > 0 && line[0] == '#')
 		return FH_LINE_SKIP;
 	if (len > 0 && line[len - 1] == '\r')
@@ -438,6 +520,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 				    escaped, out);
 	else
 		kind = parse_untagged(p, line + i, len - i, escaped, out);
+	p->next_algo = NULL; /* a metadata line's word is its line's alone */
 
 	/* "-" would be the list itself when the list is standard input.  GNU
 	 * compares C strings, so "-" followed by a NUL counts too. */

@@ -11,6 +11,9 @@
 
 #include "fhsum.h"
 
+/* Digest lengths a list may declare an algorithm for. */
+#define FH_DECLARED_MAX 8
+
 /* What the lines of a list may be, from the command line. */
 struct fh_list_parser {
 	/* The algorithm given with -a (or by the program's name), or NULL to
@@ -28,6 +31,15 @@ struct fh_list_parser {
 	 * two-space/'*' line, 1 after a reversed single-space line.  It holds
 	 * for all later lines of all lists of a run: initialise it once. */
 	int reversed;
+	/* What the list's "#fhsum" lines say of its untagged lines:
+	 * "untagged=NAME" declares NAME the algorithm of the untagged lines
+	 * of its digest length that follow; "algorithm=NAME" (in a metadata
+	 * line, or alone) is the next checksum line's.  Without -a, an
+	 * untagged line of a length several algorithms share takes these
+	 * instead of being left to settle. */
+	const struct fh_algo *declared[FH_DECLARED_MAX];
+	size_t ndeclared;
+	const struct fh_algo *next_algo;
 };
 
 enum fh_line_kind {
@@ -48,9 +60,10 @@ struct fh_list_line {
 	size_t namelen;
 	bool binary;                /* '*' mode character */
 	bool tagged;                /* the BSD form, TAG (NAME) = DIGEST */
-	/* An untagged line without -a whose length SHA-3 and SHA-2 share:
-	 * ALGO is the SHA-3 one, ALT the SHA-2 one, and the caller settles
-	 * which by the file's content.  NULL otherwise. */
+	/* An untagged line without -a whose length several algorithms of the
+	 * table share, none declared by the list: ALGO is the first of them,
+	 * ALT another, and the caller settles which by the file's content
+	 * (cmd/settle.h).  NULL otherwise. */
 	const struct fh_algo *alt;
 };
 
@@ -63,6 +76,11 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
  * are unescaped into it) and OUT points into it.  Returns the line's kind. */
 enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 				size_t len, struct fh_list_line *out);
+
+/* The algorithm P's "#fhsum untagged=" lines declare for untagged
+ * digests of OUTLEN bytes, or NULL. */
+const struct fh_algo *fh_list_declared(const struct fh_list_parser *p,
+				       size_t outlen);
 
 /* Converts HEXLEN hex digits (either case) to bytes; false if any is not a
  * hex digit. */

@@ -87,9 +87,27 @@ bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m)
 		nsec = nsec * 10 + (uint32_t)(line[i] - '0');
 	}
 
-	static const char stamp[] = " verified=";
+	static const char stamp[] = " verified=", key[] = " algorithm=";
 	uint64_t verified = 0;
+	const struct fh_algo *algo = NULL;
 
+	/* The algorithm's word comes last: it ends the line. */
+	for (size_t k = i; k + sizeof key - 1 < len; k++) {
+		if (memcmp(line + k, key, sizeof key - 1) != 0)
+			continue;
+		char name[32];
+		size_t n = len - k - (sizeof key - 1);
+
+		if (n >= sizeof name)
+			return false;
+		memcpy(name, line + k + sizeof key - 1, n);
+		name[n] = '\0';
+		algo = fh_algo_by_name(name);
+		if (!algo || algo->xof)
+			return false;
+		len = k;
+		break;
+	}
 	if (i < len) {
 		if (len - i < sizeof stamp || memcmp(line + i, stamp, sizeof stamp - 1) != 0)
 			return false;
@@ -105,6 +123,7 @@ bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m)
 	m->sec = neg ? -(int64_t)sec : (int64_t)sec;
 	m->nsec = nsec;
 	m->verified = (int64_t)verified;
+	m->algo = algo;
 	return true;
 }
 
@@ -124,7 +143,7 @@ static size_t put_decimal(char *out, uint64_t v)
 }
 
 /* Without snprintf: a scrub writes one of these per entry.  The line is
- * NUL-terminated too (at most 102 bytes with it). */
+ * NUL-terminated too (at most 130 bytes with it). */
 size_t fh_meta_format(char *out, const struct fh_meta *m)
 {
 	static const char head[] = "#fhsum size=", mtime[] = " mtime=",
@@ -147,6 +166,13 @@ size_t fh_meta_format(char *out, const struct fh_meta *m)
 		memcpy(out + n, stamp, sizeof stamp - 1);
 		n += sizeof stamp - 1;
 		n += put_decimal(out + n, (uint64_t)m->verified);
+	}
+	if (m->algo) {
+		size_t k = strlen(m->algo->name);
+
+		memcpy(out + n, " algorithm=", 11);
+		memcpy(out + n + 11, m->algo->name, k);
+		n += 11 + k;
 	}
 	out[n++] = '\n';
 	out[n] = '\0';
@@ -245,6 +271,7 @@ bool fh_entry_meta(const struct fh_entry *e, struct fh_meta *m)
 	memcpy(&m->sec, q + 8, sizeof m->sec);
 	memcpy(&m->nsec, q + 16, sizeof m->nsec);
 	memcpy(&m->verified, q + 20, sizeof m->verified);
+	m->algo = NULL;
 	return true;
 }
 

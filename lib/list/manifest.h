@@ -23,15 +23,20 @@ struct fh_meta {
 	int64_t sec;
 	uint32_t nsec;
 	int64_t verified;       /* UTC seconds; 0: never verified */
+	/* "algorithm=NAME": the algorithm of the entry's untagged line, where
+	 * its digest's length alone does not tell it; NULL: not named. */
+	const struct fh_algo *algo;
 };
 
-/* The longest "#fhsum ..." line fh_meta_format writes, its '\n' included. */
-#define FH_META_MAX 112
+/* The longest "#fhsum ..." line fh_meta_format writes, its '\n' included
+ * (algorithm names are under 20 bytes). */
+#define FH_META_MAX 144
 
 /* Reads a metadata comment line (LEN bytes, no line end; a trailing '\r'
  * is allowed): "#fhsum size=N mtime=S.NNNNNNNNN" with nine digits of
- * nanoseconds, then optionally " verified=T" (T > 0).  False for any
- * other line. */
+ * nanoseconds, then optionally " verified=T" (T > 0), then optionally
+ * " algorithm=NAME" (a fixed-length algorithm).  False for any other
+ * line. */
 bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m);
 /* Writes M's line, '\n' included, to OUT (FH_META_MAX bytes); returns its
  * length. */
@@ -57,6 +62,9 @@ enum {
 	FH_ENTRY_PAIRED = 1 << 3,   /* a new name took its content (moved) */
 	FH_ENTRY_RESTAMPED = 1 << 4, /* META was set anew (fh_entry_set_meta) */
 	FH_ENTRY_AWAITED = 1 << 5,  /* a run has yet to settle it */
+	/* Its untagged line's length is several algorithms' and the list
+	 * names none: ALGO is the first of them until the run finds which. */
+	FH_ENTRY_OPEN = 1 << 6,
 };
 
 struct fh_entry {

@@ -24,7 +24,10 @@ ALGOS = {"md5": ("MD5", 32), "sha3-224": ("SHA3-224", 56), "sha3-256": ("SHA3-25
 BY_TAG = {tag: name for name, (tag, _) in ALGOS.items()}
 BY_LEN = {n: name for name, (_, n) in ALGOS.items()}
 B64_LEN = {24: "md5", 40: "sha3-224", 44: "sha3-256", 64: "sha3-384", 88: "sha3-512"}
-META = re.compile(rb"#fhsum size=([0-9]+) mtime=([0-9]+\.[0-9]{9})\Z")
+META = re.compile(rb"#fhsum size=([0-9]+) mtime=([0-9]+\.[0-9]{9})( algorithm=[a-z0-9-]+)?\Z")
+DECLARE = re.compile(rb"#fhsum untagged=([a-z0-9-]+)\Z")
+# An untagged line of these is ambiguous: SHA-2 writes the same lengths.
+SHARED = {"sha3-224", "sha3-256", "sha3-384", "sha3-512"}
 TAGGED = re.compile(rb"([A-Za-z0-9-]+) \((.*)\) = ([0-9A-Za-z+/=]+)\Z", re.S)
 UNTAGGED = re.compile(rb"([0-9A-Za-z+/=]+) ([ *])(.*)\Z", re.S)
 out, err = sys.stdout.buffer, []
@@ -93,11 +96,15 @@ def parse_list(data, algo_opt):
     if lines and lines[-1] == b"":
         lines.pop()
     entries, bad, seen, pending, dups = [], [], {}, None, []
+    declared.clear()
     for no, raw in enumerate(lines, 1):
         line = raw[:-1] if raw.endswith(b"\r") else raw
         if line == b"" or line.startswith(b"#"):
+            d = DECLARE.match(line)
+            if d and not algo_opt:
+                declared.add(d.group(1).decode())
             m = META.match(line)
-            pending = (int(m.group(1)), m.group(2).decode(), no) if m else None
+            pending = (int(m.group(1)), m.group(2).decode(), no, m.group(3)) if m else None
             continue
         e, escaped = Entry(), line.startswith(b"\\")
         body = line[1:] if escaped else line
@@ -133,6 +140,10 @@ def parse_list(data, algo_opt):
             continue
         seen[key(name)] = no
         e.name, e.algo, e.digest, e.b64, e.no = name, algo, hexd, b64, no
+        # Left for the run to settle: untagged, of a shared length, named
+        # neither by a declaration nor by its metadata line's word.
+        e.open = (not algo_opt and not e.tagged and algo in SHARED and algo not in declared
+                  and not (pending and pending[2] == no - 1 and pending[3]))
         e.meta = pending[:2] if pending and pending[2] == no - 1 else None
         e.meta_no = pending[2] if e.meta else None
         pending = None
@@ -168,6 +179,12 @@ def quote(name):  # GNU quotef, for the names the tests use
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+# The algorithms the list declares for its untagged lines ("#fhsum
+# untagged="), as read and as the new list will declare them.
+declared = set()
+GEN = False
+
+
 def format_line(name, hexd, algo, tagged, star, b64, meta):
     esc, ename = escape(name)
     d = base64.b64encode(bytes.fromhex(hexd)) if b64 else hexd.encode()
@@ -176,9 +193,28 @@ def format_line(name, hexd, algo, tagged, star, b64, meta):
     else:
         line = d + (b" *" if star else b"  ") + ename
     line = (b"\\" if esc else b"") + line + b"\n"
+    # An untagged line of a shared length that no declaration covers
+    # names its algorithm.
+    # Whether it does is known once the new list's declarations are:
+    # a mark, resolved by resolve_names().
+    shared = not tagged and algo in SHARED
     if meta:
-        line = b"#fhsum size=%d mtime=%s\n" % (meta[0], meta[1].encode()) + line
+        line = (b"#fhsum size=%d mtime=%s%s\n" % (meta[0], meta[1].encode(),
+                b"\0N" + algo.encode() + b"\0" if shared else b"")) + line
+    elif shared and not GEN:
+        line = b"\0L" + algo.encode() + b"\0" + line
     return line
+
+
+def resolve_names(text):
+    """Resolves format_line's marks against `declared`."""
+    def one(m):
+        algo = m.group(2).decode()
+        if algo in declared:
+            return b""
+        return (b" algorithm=" if m.group(1) == b"N" else b"#fhsum algorithm=") + m.group(2) + (
+            b"" if m.group(1) == b"N" else b"\n")
+    return re.sub(rb"\0([NL])([a-z0-9-]+)\0", one, bytes(text))
 
 
 def main(argv):
@@ -200,11 +236,16 @@ def main(argv):
         else:
             args.append(os.fsencode(a))
     if o.get("gen"):
+        global GEN
+        GEN = True
         for name in walk(args, o["r"]):
             m = meta_of(os.stat(name)) if o["meta"] else None
-            out.write(format_line(name, digest(o["a"] or "sha3-256", name), o["a"] or "sha3-256",
-                                  o["tag"], o["b"], o["base64"], m))
+            out.write(resolve_names(format_line(name, digest(o["a"] or "sha3-256", name),
+                                                o["a"] or "sha3-256", o["tag"], o["b"],
+                                                o["base64"], m)))
         return 0
+    # A directory operand of --audit or --update is its tree, -r or not.
+    o["r"] = True
     lst, operands = args[0], args[1:]
     lname = os.fsdecode(lst)
     data = b""
@@ -269,7 +310,8 @@ def main(argv):
                 if stat.S_ISDIR(st.st_mode):
                     raise IsADirectoryError(21, "Is a directory")
                 m = meta_of(st)
-                unchanged = o["update"] and e and e.meta == m
+                # A file named as an operand is read whatever its metadata.
+                unchanged = o["update"] and e and e.meta == m and name not in operands
                 d = None if unchanged else digest(e.algo if e else new_algo, name)
                 present.append((name, e, d, m, None, new_algo))
             except FileNotFoundError:
@@ -287,7 +329,12 @@ def main(argv):
     # --update writes metadata where the list keeps some, or --meta asks.
     with_meta = o["meta"] or any(e.meta for e in entries)
     replaced = {}  # entry line number -> new line bytes (or b"" to drop)
+    # Algorithms of open entries that a file read showed (a verdict), and
+    # open entries rewritten with a digest that matched none.
+    verdicts, unsettled = set(), set()
     for name, e, d, m, error, algo in present:
+        if e is not None and e.open and d is not None and d == e.digest:
+            verdicts.add(e.algo)
         algo = e.algo if e else algo
         det = {"algorithm": algo, "digest": d, "size": m[0] if m else None, "error": error}
         if e is None:
@@ -308,10 +355,18 @@ def main(argv):
         elif d == e.digest:  # --update: metadata refreshed, no report
             report.append((name, "OK", None, det))
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64, m)
-        elif e.meta and e.meta == m:
+        elif e.meta and e.meta == m and name not in operands:
             report.append((name, "DAMAGED", None, det))
             counts["damaged"] += 1
+        elif e.meta and e.meta == m:  # named: its content is accepted
+            report.append((name, "DAMAGED", None, det))
+            counts["damaged"] += 1
+            replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64, m)
+            if e.open:
+                unsettled.add(e.algo)
         else:
+            if e.open:
+                unsettled.add(e.algo)
             report.append((name, "CHANGED", None, det))
             counts["changed"] += 1
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64,
@@ -323,6 +378,8 @@ def main(argv):
         if old is not None:
             # Without --prune, --update keeps the old line and adds the name.
             paired.add(old.no)
+            if old.open:
+                verdicts.add(old.algo)
             report.append((name, "MOVED", old.name, newdet[name]))
             counts["moved"] += 1
             if not o["update"] or o["prune"]:
@@ -342,6 +399,19 @@ def main(argv):
                 report.append((e.name, "MISSING", None, {
                     "algorithm": e.algo, "digest": e.digest, "size": e.meta[0] if e.meta else None}))
 
+    adds = [n for n in new if n[0] not in moved]
+    if o["update"]:
+        # New files of an open list, and open lines replaced, take the
+        # verdict; with none, nothing can be written, nor reported.
+        if not o["a"] and any(e.open and e.algo == new_algo for e in entries) and adds:
+            unsettled.add(new_algo)
+        left = sorted(unsettled - verdicts)
+        if left and (replaced or adds):
+            err[:] = [x for x in err if "WARNING" in x and False]
+            err.append("PROG: %s: untagged lines of %d hex digits may be %s, sha%s, and no file "
+                       "read matched one: give -a; the list was not updated"
+                       % (lname, ALGOS[left[0]][1], left[0], left[0][5:]))
+            return finish(64)
     for r in report:
         if o["status"] or (o["quiet"] and r[1] == "OK") or (o["update"] and r[1] == "OK"):
             continue
@@ -374,12 +444,11 @@ def main(argv):
           | (counts["changed"] and 4) | (counts["moved"] and 8) | (counts["damaged"] and 16)
           | ((counts["unread"] or (o["strict"] and (counts["bad"] or counts["dups"]))) and 32))
     if o["update"] and o["new_list"]:
-        adds = [n for n in new if n[0] not in moved]
-        write_new_list(o, entries, lines, replaced, adds, new_algo)
+        write_new_list(o, entries, lines, replaced, adds, new_algo, verdicts)
     return finish(rc)
 
 
-def write_new_list(o, entries, lines, replaced, new, new_algo):
+def write_new_list(o, entries, lines, replaced, new, new_algo, verdicts):
     """The expected LIST after --update: untouched lines byte for byte,
     replaced/renamed/dropped entries (with their metadata line), then the
     new files in walk order, in the first line's format."""
@@ -391,7 +460,19 @@ def write_new_list(o, entries, lines, replaced, new, new_algo):
                         m if with_meta else None) for name, d, m, _ in new]
     if not replaced and not adds:
         return  # LIST is not rewritten
+    # Its first lines declare what the run settled, and new files'
+    # algorithm where nothing declares theirs.
     res = bytearray()
+    old = set(declared)
+    for e in entries:
+        if e.open and e.algo in verdicts and e.algo not in declared:
+            declared.add(e.algo)
+            res += b"#fhsum untagged=" + e.algo.encode() + b"\n"
+    untagged = not first.tagged if first else not o["tag"]
+    if new and untagged and new_algo in SHARED and new_algo not in declared:
+        declared.add(new_algo)
+        res += b"#fhsum untagged=" + new_algo.encode() + b"\n"
+    del old
     for no, raw in enumerate(lines, 1):
         if no in meta_nos and meta_nos[no] in replaced:
             continue  # the entry's new text carries its metadata line
@@ -399,7 +480,7 @@ def write_new_list(o, entries, lines, replaced, new, new_algo):
     for a in adds:
         res += a
     with open(o["new_list"], "wb") as f:
-        f.write(res)
+        f.write(resolve_names(res))
 
 
 def json_line(name, status, old, det):

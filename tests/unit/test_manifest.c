@@ -59,7 +59,7 @@ static void test_meta(void)
 		for (size_t j = 0; j < 5; j++)
 			for (size_t k = 0; k < 3; k++) {
 				char want[FH_META_MAX + 32];
-				struct fh_meta f = { sizes[i], secs[j], nsecs[k], secs[j] > 0 ? secs[j] : 0 };
+				struct fh_meta f = { sizes[i], secs[j], nsecs[k], secs[j] > 0 ? secs[j] : 0, NULL };
 				size_t n = (size_t)snprintf(want, sizeof want, "#fhsum size=%llu mtime=%lld.%09u",
 							    (unsigned long long)f.size,
 							    (long long)f.sec, (unsigned)f.nsec);
