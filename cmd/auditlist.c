@@ -204,7 +204,8 @@ static const struct fh_algo *declared(const struct auditor *a, size_t outlen)
 	for (size_t i = 0; !d && i < a->settle.n; i++)
 		if (a->settle.outlen[i] == outlen)
 			d = fh_settle_verdict(&a->settle.cand[i]);
-	if (!d && news_declared(a) == a->new_algo && a->new_algo->digest_bytes == outlen)
+	if (!d && a->new_algo && news_declared(a) == a->new_algo &&
+	    a->new_algo->digest_bytes == outlen)
 		d = a->new_algo;
 	return d;
 }

@@ -115,8 +115,8 @@ static bool parse_batch(struct reader *r, struct batch *b)
 		if (got == FH_LINES_LINE)
 			kind = fh_list_parse(&r->p, line, len, &l);
 		/* A metadata line may name its entry's algorithm. */
-		if (kind == FH_LINE_OK && l.alt && r->pending && r->meta.algo &&
-		    r->meta.algo->digest_bytes == l.outlen) {
+		if (kind == FH_LINE_OK && !l.tagged && !r->p.algo && r->pending &&
+		    r->meta.algo && r->meta.algo->digest_bytes == l.outlen) {
 			l.algo = r->meta.algo;
 			l.alt = NULL;
 		}
