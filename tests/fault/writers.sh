@@ -17,6 +17,13 @@
 # carries the file's digest (md5sum's).  After the round a clean update
 # must leave no temporary file beside the list.
 #
+# Beside L, an untagged list S made by GNU sha256sum gets a --update,
+# killed at a random moment, every round: it must keep every line, never
+# hold a SHA3-256 digest (its length is SHA-256's too), and after a clean
+# --update --prune sha256sum -c must pass on it.  Its first half is kept
+# as sha256sum wrote it, its second as fhsum --meta names SHA3-256 lines
+# between them: a list mixing both, which neither may turn into the other.
+#
 # FHSUM_WRITER_ROUNDS sets the number of rounds (default 60; FHSUM_QUICK=1
 # 20); FHSUM_WRITER_SEED the random seed (default: the time, printed).
 
@@ -92,6 +99,38 @@ for name, (digest, meta) in now.items():
                 sys.exit("untrue line: %r says %s" % (name, digest))
 EOF
 
+# The checker of S: no line lost, none a SHA3-256 digest where a SHA-256
+# one belongs, lines named sha3-256 by their metadata line SHA3-256's.
+cat >check256.py <<'EOF2'
+import hashlib, os, re, sys
+lst, before = sys.argv[1], sys.argv[2]
+LINE = re.compile(rb"([0-9a-f]{64}) ([ *])(.+)$")
+def parse(path):
+    out, named = {}, None
+    for no, raw in enumerate(open(path, "rb").read().split(b"\n")[:-1], 1):
+        if raw.startswith(b"#"):
+            named = b"sha3-256" if raw.endswith(b" algorithm=sha3-256") else None
+            continue
+        m = LINE.match(raw)
+        if not m:
+            sys.exit("line %d does not parse: %r" % (no, raw[:80]))
+        out.setdefault(m.group(3), (m.group(1).decode(), named))
+        named = None
+    return out
+now, old = parse(lst), parse(before)
+for name in old:
+    if name not in now and os.path.lexists(name):
+        sys.exit("line lost: %r" % name)
+for name, (digest, named) in now.items():
+    try:
+        data = open(name, "rb").read()
+    except OSError:
+        continue
+    other = hashlib.sha256 if named else hashlib.sha3_256
+    if other(data).hexdigest() == digest:
+        sys.exit("%r: a digest of the wrong algorithm: %s" % (name, digest))
+EOF2
+
 mkfile() { head -c $((RANDOM % 3000)) /dev/urandom >"$1"; }
 
 # The tree: t/a and t/b, a few files each, one directory 30 deep.
@@ -101,6 +140,8 @@ deep=t/b/y
 for i in $(seq 30); do deep=$deep/d; done
 mkdir -p "$deep" && mkfile "$deep/leaf"
 "$FHSUM" -a md5 --meta -r t >L
+find t/a -type f | sort | xargs sha256sum >S
+find t/b -type f | sort | xargs "$FHSUM" -a sha3-256 --meta >>S
 chmod -R a+rwX "$WORK"
 
 # Random edits of the tree between rounds.
@@ -166,6 +207,28 @@ for round in $(seq "$rounds"); do
 	why=$(python3 check.py L L.before "$pruned" 2>&1)
 	if [ -n "$why" ]; then
 		echo "not ok $n round $round: $fault (exit $rc): $why"
+		continue
+	fi
+	# The sha256sum list: killed at random, then checked.
+	cp S S.before
+	timeout -s KILL "0.0$((RANDOM % 10))$((RANDOM % 10))" "$FHSUM" --update=S -r t >/dev/null 2>&1 || :
+	why=$(python3 check256.py S S.before 2>&1)
+	if [ -z "$why" ]; then
+		"$FHSUM" --update=S --prune -r t >/dev/null 2>&1 || :
+		why=$(python3 check256.py S S.before 2>&1)
+	fi
+	# sha256sum reads every line, and after the clean update the lines
+	# not named sha3-256 are true SHA-256 lines of their files.
+	if [ -z "$why" ]; then
+		sha256sum -c S >sha.out 2>sha.err || :
+		grep -q 'improperly formatted' sha.err && why="sha256sum -c: improper lines"
+		named=$(grep -c ' algorithm=sha3-256$' S || :)
+		failed=$(grep -c ': FAILED$' sha.out || :)
+		[ -z "$why" ] && [ "$failed" -gt "$named" ] &&
+			why="sha256sum -c: $failed FAILED, $named lines fhsum's SHA3-256: $(grep FAILED sha.out | head -3)"
+	fi
+	if [ -n "$why" ]; then
+		echo "not ok $n round $round: $fault, the sha256sum list: $why"
 		continue
 	fi
 	# A clean run afterwards leaves nothing beside the list.
