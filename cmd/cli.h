@@ -163,6 +163,14 @@ bool fh_progress_enabled(void);
 void fh_progress_tick(void *ctx, const struct fh_progress *p);
 void fh_progress_clear(void);
 
+/* The algorithm's tag (MD5, SHA256...) when the program runs under a GNU
+ * name, md5sum or sha1sum..sha512sum, and so takes that program's options
+ * only; NULL under any other name. */
+extern const char *fh_gnu_as;
+
+/* --help (or, for a STATUS other than success, the line that points to
+ * it), then exit with STATUS; the options it lists are those of the
+ * program's name. */
 void fh_usage(int status) __attribute__((noreturn));
 void fh_version(void);
 
