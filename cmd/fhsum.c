@@ -394,17 +394,20 @@ static bool default_from_name(struct cli *c)
 }
 
 /* Text printed through stdio (--help, --version, --list-kernels,
- * --benchmark) can fail at its flush at exit: say so, as GNU's
- * close_stdout does, rather than exit 0 having printed nothing. */
+ * --benchmark) can fail at its flush at exit, and lines written through
+ * fh_out_* at any time: say so, as GNU's close_stdout does, rather than
+ * exit 0 having printed nothing. */
 static void close_stdout(void)
 {
 	bool failed = ferror(stdout);
+	int lost_err;
+	bool lost = fh_out_failed(fh_gnu_as != NULL, &lost_err);
 
-	/* An error met while printing has lost its errno: GNU says
-	 * "write error" alone then. */
+	/* An error met while printing through stdio has lost its errno:
+	 * GNU says "write error" alone then. */
 	errno = 0;
-	if (fclose(stdout) != 0 || failed) {
-		fh_error(errno, "write error");
+	if (fclose(stdout) != 0 || failed || lost) {
+		fh_error(lost ? lost_err : errno, "write error");
 		_exit(EXIT_FAILURE);
 	}
 }
