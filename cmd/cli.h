@@ -100,8 +100,16 @@ enum { FH_ENAMEFROM = -2 };
 /* Standard output, written in whole lines: fh_out_* append to the current
  * line, fh_out_end_line closes it.  Lines leave the program whole, never
  * split across two writes (except a single line larger than the buffer).
- * A write error ends the program with "PROG: write error: ...", status 1. */
+ * After a write error the run goes on, its lines lost, as GNU md5sum's
+ * does (its messages on stderr still appear), and ends with "PROG: write
+ * error: ...", status 1, at its end (fh_out_failed) or once 64 KiB of
+ * lines are lost. */
 void fh_out_init(void);
+/* Whether a write to standard output failed and was not yet said: *ERR
+ * is then its errno value, or, with AS_GNU, 0 where md5sum 9.1 says
+ * "write error" alone (its line-buffered stdout had nothing left to write
+ * at exit). */
+bool fh_out_failed(bool as_gnu, int *err);
 void fh_out_bytes(const void *p, size_t n);
 void fh_out_str(const char *s);
 void fh_out_end_line(void);
@@ -163,6 +171,14 @@ bool fh_progress_enabled(void);
 void fh_progress_tick(void *ctx, const struct fh_progress *p);
 void fh_progress_clear(void);
 
+/* The algorithm's tag (MD5, SHA256...) when the program runs under a GNU
+ * name, md5sum or sha1sum..sha512sum, and so takes that program's options
+ * only; NULL under any other name. */
+extern const char *fh_gnu_as;
+
+/* --help (or, for a STATUS other than success, the line that points to
+ * it), then exit with STATUS; the options it lists are those of the
+ * program's name. */
 void fh_usage(int status) __attribute__((noreturn));
 void fh_version(void);
 

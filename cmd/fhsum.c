@@ -104,6 +104,27 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Under a GNU name (md5sum, sha1sum..sha512sum) fhsum is that program,
+ * and its options are the only ones: getopt_long matches abbreviations
+ * against the table it is given, so fhsum's own would make "--b" or
+ * "--i" ambiguous where md5sum 9.1 takes them.  GNU's order, which its
+ * "possibilities:" lists follow. */
+static const struct option gnu_longopts[] = {
+	{ "binary", no_argument, NULL, 'b' },
+	{ "check", no_argument, NULL, 'c' },
+	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "status", no_argument, NULL, OPT_STATUS },
+	{ "warn", no_argument, NULL, 'w' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "tag", no_argument, NULL, OPT_TAG },
+	{ "zero", no_argument, NULL, 'z' },
+	{ "text", no_argument, NULL, 't' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* The -a names: every algorithm's, and "sha3" (choose the size with -l). */
 static const char *const algo_args[] = {
 	"md5", "sha1", "sha2", "sha224", "sha256", "sha384", "sha512",
@@ -159,19 +180,27 @@ static bool audit_run(int argc, char **argv, const struct option *opts)
 }
 
 /* The short options, after the ':' that makes getopt_long tell a missing
- * argument (':') from an unknown option ('?'). */
+ * argument (':') from an unknown option ('?'); GNU's under a GNU name. */
 static const char shortopts[] = ":a:bcj:l:rtwz";
+static const char gnu_shortopts[] = ":bctwz";
+
+/* The options of this run: GNU's under a GNU name, else fhsum's. */
+struct optset {
+	const struct option *longs;
+	const char *shorts;
+};
 
 /* Complains, in glibc's words whatever the C library (musl's getopt
  * words them otherwise), about the option getopt_long just refused with
  * RET, then exits as md5sum does.  A long option's error is worked out
  * again from its text, which getopt_long has always stepped past; a
  * short option's from optopt. */
-static void option_error(int argc, char **argv, int ret)
+static void option_error(int argc, char **argv, int ret, const struct optset *set)
 {
 	int o = optopt;
-	bool flag = o > 0 && o < 256 && o != ':' && strchr(shortopts, o) &&
-		    strchr(shortopts, o)[1] != ':';
+	const char *short_at = o > 0 && o < 256 && o != ':'
+				       ? strchr(set->shorts, o) : NULL;
+	bool flag = short_at && short_at[1] != ':';
 	/* musl may leave optind past the end after a missing argument. */
 	const char *arg = optind > 0 && optind <= argc && argv[optind - 1]
 				  ? argv[optind - 1] : "";
@@ -188,7 +217,7 @@ static void option_error(int argc, char **argv, int ret)
 	const struct option *hit = NULL;
 	bool ambiguous = false;
 
-	for (const struct option *p = longopts; p->name; p++) {
+	for (const struct option *p = set->longs; p->name; p++) {
 		if (strncmp(p->name, name, len) != 0)
 			continue;
 		if (strlen(p->name) == len) {
@@ -205,9 +234,10 @@ static void option_error(int argc, char **argv, int ret)
 		fh_error(0, "unrecognized option '%s'", arg);
 	} else if (ambiguous) {
 		fh_out_flush();
-		fprintf(stderr, "%s: option '%.*s' is ambiguous; possibilities:",
-			fh_prog, (int)len + 2, arg);
-		for (const struct option *p = longopts; p->name; p++)
+		/* glibc names the argument whole, "=VALUE" and all. */
+		fprintf(stderr, "%s: option '%s' is ambiguous; possibilities:",
+			fh_prog, arg);
+		for (const struct option *p = set->longs; p->name; p++)
 			if (strncmp(p->name, name, len) == 0)
 				fprintf(stderr, " '--%s'", p->name);
 		fputc('\n', stderr);
@@ -340,36 +370,44 @@ static unsigned parse_count(const char *arg, unsigned long max, const char *what
 	return (unsigned)n;
 }
 
-/* The default algorithm of a program named md5sum, sha3-256sum... */
-static void default_from_name(struct cli *c)
+/* The default algorithm of a program named md5sum, sha3-256sum...
+ * Returns whether the name is a GNU program's: md5sum, sha1sum..sha512sum
+ * (GNU has no sha3-*sum). */
+static bool default_from_name(struct cli *c)
 {
 	size_t n = strlen(fh_prog);
 	char name[16];
 
 	if (n < 4 || n - 3 >= sizeof name || strcmp(fh_prog + n - 3, "sum") != 0)
-		return;
+		return false;
 	memcpy(name, fh_prog, n - 3);
 	name[n - 3] = '\0';
 	const struct fh_algo *a = fh_algo_by_name(name);
 
-	if (a && !a->xof && strcmp(name, a->name) == 0) {
-		c->algo = a;
-		c->label = a->tag;
-	}
+	if (!a || a->xof || strcmp(name, a->name) != 0)
+		return false;
+	c->algo = a;
+	c->label = a->tag;
+	if (a->family != FH_FAMILY_KECCAK)
+		fh_gnu_as = a->tag;
+	return fh_gnu_as != NULL;
 }
 
 /* Text printed through stdio (--help, --version, --list-kernels,
- * --benchmark) can fail at its flush at exit: say so, as GNU's
- * close_stdout does, rather than exit 0 having printed nothing. */
+ * --benchmark) can fail at its flush at exit, and lines written through
+ * fh_out_* at any time: say so, as GNU's close_stdout does, rather than
+ * exit 0 having printed nothing. */
 static void close_stdout(void)
 {
 	bool failed = ferror(stdout);
+	int lost_err;
+	bool lost = fh_out_failed(fh_gnu_as != NULL, &lost_err);
 
-	/* An error met while printing has lost its errno: GNU says
-	 * "write error" alone then. */
+	/* An error met while printing through stdio has lost its errno:
+	 * GNU says "write error" alone then. */
 	errno = 0;
-	if (fclose(stdout) != 0 || failed) {
-		fh_error(errno, "write error");
+	if (fclose(stdout) != 0 || failed || lost) {
+		fh_error(lost ? lost_err : errno, "write error");
 		_exit(EXIT_FAILURE);
 	}
 }
@@ -452,17 +490,19 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	fh_exclude_init(&exclude);
-	default_from_name(&c);
+	const struct optset opts = default_from_name(&c)
+		? (struct optset){ gnu_longopts, gnu_shortopts }
+		: (struct optset){ longopts, shortopts };
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 	if (feed && strcmp(feed, "map") == 0)
 		c.feed = FH_FEED_MAP;
 	else if (feed && strcmp(feed, "read") == 0)
 		c.feed = FH_FEED_READ;
 
-	if (audit_run(argc, argv, longopts))
+	if (audit_run(argc, argv, opts.longs))
 		fh_usage_status = 64;
 	opterr = 0;     /* option_error speaks instead */
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, opts.shorts, opts.longs, NULL)) != -1) {
 		switch (opt) {
 		case 'a': set_algorithm(&c, optarg); break;
 		case 'b': c.binary = 1; break;
@@ -513,7 +553,7 @@ int main(int argc, char **argv)
 		case OPT_HELP: fh_usage(EXIT_SUCCESS);
 		case OPT_VERSION: fh_version(); return EXIT_SUCCESS;
 		case '?':
-		case ':': option_error(argc, argv, opt); break;
+		case ':': option_error(argc, argv, opt, &opts); break;
 		default: usage_error(NULL, NULL);
 		}
 	}

@@ -4,6 +4,41 @@
 
 #include "cli.h"
 
+const char *fh_gnu_as;
+
+/* --help under a GNU name: that program's options, which are all the
+ * run takes. */
+static void gnu_usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
+	printf("Print or check %s checksums.\n", fh_gnu_as);
+	fputs("\
+\n\
+With no FILE, or when FILE is -, read standard input.\n\
+\n\
+  -b, --binary          read in binary mode\n\
+  -c, --check           read checksums from the FILEs and check them\n\
+      --tag             create a BSD-style checksum\n\
+  -t, --text            read in text mode (default)\n\
+  -z, --zero            end each output line with NUL, not newline,\n\
+                        and disable file name escaping\n\
+\n\
+The following five options are useful only when verifying checksums:\n\
+      --ignore-missing  don't fail or report status for missing files\n\
+      --quiet           don't print OK for each successfully verified file\n\
+      --status          don't output anything, status code shows success\n\
+      --strict          exit non-zero for improperly formatted checksum lines\n\
+  -w, --warn            warn about improperly formatted checksum lines\n\
+\n\
+      --help            display this help and exit\n\
+      --version         output version information and exit\n\
+\n\
+This is fhsum under a GNU name: it takes that program's options only, and\n\
+abbreviations of them as GNU does.  Run it as fhsum for its own options\n\
+(-a, -r, -j, --audit, --scrub...).\n", stdout);
+	exit(EXIT_SUCCESS);
+}
+
 void fh_usage(int status)
 {
 	if (status != EXIT_SUCCESS) {
@@ -11,6 +46,8 @@ void fh_usage(int status)
 		fprintf(stderr, "Try '%s --help' for more information.\n", fh_prog);
 		exit(status);
 	}
+	if (fh_gnu_as)
+		gnu_usage();
 	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
 	fputs("\
 Print or check MD5, SHA-1, SHA-2, SHA-3, SHAKE, TurboSHAKE or\n\
@@ -23,7 +60,8 @@ With no FILE, or when FILE is -, read standard input.\n\
                         sha3-256, sha3-384, sha3-512, shake128, shake256,\n\
                         turboshake128, turboshake256, kt128 or kt256;\n\
                         the default is sha3-256 (md5 as md5sum, sha256\n\
-                        as sha256sum, ...)\n\
+                        as sha256sum, ...; under those GNU names only\n\
+                        GNU's options exist)\n\
   -l, --length=BITS     digest length: for sha2 and sha3, 224, 256, 384\n\
                         or 512; 0 for the default;\n\
                         for shake*, turboshake* and kt*, a multiple of 8\n\

@@ -22,6 +22,7 @@
 const char *fh_prog = "fhsum";
 bool fh_stdin_read;
 static bool stdin_closed; /* descriptor 0 was closed at start */
+static bool stdout_closed; /* and descriptor 1 */
 
 /* The text of errno value ERR as GNU's tools print it (glibc's wording):
  * the same on every C library, so that a message is md5sum's byte for
@@ -85,6 +86,8 @@ void fh_std_fds_open(void)
 		}
 		if (fd == 0)
 			stdin_closed = true;
+		if (fd == 1)
+			stdout_closed = true;
 	}
 }
 
@@ -109,10 +112,38 @@ static size_t used;          /* bytes of whole lines */
 static size_t line_start;    /* where the current, unfinished line began */
 static bool held;            /* fh_out_hold: nothing leaves */
 
+/* A write to standard output that failed is remembered, as a stdio
+ * stream's error flag is, and the run goes on: md5sum 9.1 still says what
+ * it finds in the files and its WARNING lines, and ends with "write
+ * error".  Lines are not written again after that; once those lost pass
+ * LOST_MAX bytes the run stops, so that a list without end stops too (GNU
+ * 9.10 stops at the first failed line). */
+static int lost_err;
+static size_t lost;
+static bool lost_said;  /* write_error said so: not again at exit */
+#define LOST_MAX ((size_t)1 << 16)
+/* Bytes came out after the last newline and the last message: those that
+ * md5sum's line-buffered stdout would still hold at its exit. */
+static bool open_tail;
+
 static void write_error(int err)
 {
 	fprintf(stderr, "%s: write error: %s\n", fh_prog, err_text(err));
+	lost_said = true;
 	exit(EXIT_FAILURE);
+}
+
+bool fh_out_failed(bool as_gnu, int *err)
+{
+	*err = lost_err;
+	/* md5sum 9.1 writes each line at its newline, and each message
+	 * first sends what came before it: a write that failed then leaves
+	 * nothing behind, and its close at exit, which alone gives the
+	 * errno, fails only on bytes left after those or on a closed
+	 * standard output. */
+	if (as_gnu && !open_tail && !stdout_closed)
+		*err = 0;
+	return lost_err && !lost_said;
 }
 
 void fh_out_init(void)
@@ -137,21 +168,29 @@ void fh_out_init(void)
 
 static void write_out(const char *p, size_t n)
 {
-	while (n) {
+	while (n && !lost_err) {
 		ssize_t w = write(STDOUT_FILENO, p, n);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			write_error(errno);
+			lost_err = errno;
+			break;
 		}
 		p += w;
 		n -= (size_t)w;
 	}
+	if (!lost_err)
+		return;
+	lost += n;
+	if (lost >= LOST_MAX)
+		write_error(lost_err);
 }
 
 void fh_out_bytes(const void *p, size_t n)
 {
+	if (n)
+		open_tail = ((const char *)p)[n - 1] != '\n';
 	while (held && used + n > cap) {
 		char *nb = realloc(buf, cap * 2);
 
@@ -232,6 +271,8 @@ void fh_error(int errnum, const char *fmt, ...)
 	va_list ap;
 
 	fh_out_flush();
+	if (!held)
+		open_tail = false;
 	fprintf(stderr, "%s: ", fh_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
