@@ -93,11 +93,20 @@ static void catch_signals(void)
 /* ------------------------------------------------------------------ */
 /* The order. */
 
-static int64_t stamp_of(const struct fh_entry *e)
+/* E's stamp, 0 for none.  One later than NOW (a clock that was wrong,
+ * a list from elsewhere) vouches for nothing and would keep its entry
+ * last in line for years: it counts as none, and in *FUTURE. */
+static int64_t stamp_of(const struct fh_entry *e, int64_t now, size_t *future)
 {
 	struct fh_meta m;
 
-	return fh_entry_meta(e, &m) ? m.verified : 0;
+	if (!fh_entry_meta(e, &m))
+		return 0;
+	if (m.verified > now) {
+		++*future;
+		return 0;
+	}
+	return m.verified;
 }
 
 /* Merges the sorted runs A[0, MID) and A[MID, N) by stamp into OUT,
@@ -161,6 +170,8 @@ static void sort_by_age(struct age *a, size_t n)
 static void select_entries(struct scrub *s)
 {
 	struct auditor *a = s->a;
+	int64_t now = (int64_t)time(NULL);
+	size_t future = 0;
 
 	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
 	for (size_t i = 0; i < a->m.n; i++) {
@@ -171,10 +182,14 @@ static void select_entries(struct scrub *s)
 		if (!fh_audit_in_scope(a, e) || fh_audit_hidden(a, key, klen) ||
 		    fh_audit_is_self(a, e->name, e->namelen))
 			continue;
-		s->order[s->n++] = (struct age){ stamp_of(e), e };
+		s->order[s->n++] = (struct age){ stamp_of(e, now, &future), e };
 		e->flags |= FH_ENTRY_AWAITED;
 	}
 	sort_by_age(s->order, s->n);
+	if (future && !s->c->status_only)
+		fh_error(0, "scrub: %zu %s in the future: counted as never verified",
+			 future, future == 1 ? "entry has a verified= stamp"
+					     : "entries have verified= stamps");
 }
 
 /* ------------------------------------------------------------------ */

@@ -499,3 +499,28 @@ long_tree() {
 EOF
 	[ ! -e missing ] || fail "a missing list was created"
 }
+
+@test "a stamp in the future counts as never verified, said once in one line" {
+	make_tree 2 1000
+	# f1 stamped in 2030, f2 yesterday.
+	local future=1893456000 yesterday=$(($(date +%s) - 86400))
+	awk -v f="$future" -v y="$yesterday" '/^#fhsum/ { m = $0; next }
+		{ n = $0; sub(/^[0-9a-f]*  /, "", n); print m " verified=" (n == "t/f1" ? f : y); print }' L >L.new
+	mv L.new L
+	local want=("t/f1" "t/f2" "t/f1") i
+	for i in 0 1 2; do
+		capture got fhsum --scrub=L --max-bytes=1000
+		rc_is "run $i" 0
+		[ "$(oks)" = "${want[$i]} " ] || fail "run $i verified '$(oks)', want ${want[$i]}" "$(cat got.err)"
+		grep -q "verified once in 2 runs" got.err || fail "run $i: $(cat got.err)"
+		! grep -q '2030-' got.err || fail "run $i: a future stamp shown as the oldest: $(cat got.err)"
+		if [ "$i" = 0 ]; then
+			[ "$(grep -c 'in the future' got.err)" = 1 ] || fail "run 0: $(cat got.err)"
+			grep -qx 'PROG: scrub: 1 entry has a verified= stamp in the future: counted as never verified' got.err ||
+				fail "run 0: $(cat got.err)"
+		else
+			! grep -q 'in the future' got.err || fail "run $i: $(cat got.err)"
+		fi
+	done
+	sums_kept
+}
