@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "audit.h"
@@ -190,6 +191,39 @@ static void select_entries(struct scrub *s)
 		fh_error(0, "scrub: %zu %s in the future: counted as never verified",
 			 future, future == 1 ? "entry has a verified= stamp"
 					     : "entries have verified= stamps");
+}
+
+/* An operand that names no entry and is not there (a typo) would leave
+ * the scrub nothing to do and say so as a success: it is said as
+ * --audit says it, a name that could not be read (exit bit 32).  One
+ * that names an entry is that entry's business (MISSING). */
+static void absent_operands(struct auditor *a)
+{
+	const struct cli *c = a->c;
+	int algo = c->algo_given ? (int)c->algo->id
+		 : a->m.algo >= 0 ? a->m.algo : FH_SHA3_256;
+
+	for (int i = 0; i < a->ops->argc; i++) {
+		const char *op = a->ops->argv[i];
+		char *tidy = strdup(op);
+		struct stat st;
+		int err = 0;
+
+		if (!tidy) {
+			fh_error(ENOMEM, "%s", "scrub");
+			exit(STATUS_USAGE);
+		}
+		fh_path_tidy(tidy);
+		if (!fh_manifest_find(&a->m, tidy, strlen(tidy)) && stat(op, &st) != 0)
+			err = errno;
+		free(tidy);
+		if (!err)
+			continue;
+		fh_report_input_error(op, err);
+		a->unreadable++;
+		fh_audit_report(a, op, strlen(op), FH_ST_UNREADABLE, algo, NULL, 0, NULL,
+				err, NULL, 0);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -513,10 +547,12 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 		fh_listfile_release(&a->lf);
 		exit(STATUS_USAGE);
 	}
-	if (ops->argc)
+	if (ops->argc) {
 		fh_audit_set_scope(a);
-	else
+		absent_operands(a);
+	} else {
 		a->expect_all = true;
+	}
 	double t_order = fh_seconds(CLOCK_MONOTONIC);
 
 	select_entries(&s);

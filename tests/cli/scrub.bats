@@ -524,3 +524,28 @@ EOF
 	done
 	sums_kept
 }
+
+@test "an operand that does not exist is said and sets bit 32, as --audit says it" {
+	make_tree 2 100
+	cp L L.before
+	local ops
+	for ops in "-r photso" "photso" "./photso/x"; do
+		capture aud fhsum --audit=L $ops
+		capture got fhsum --scrub=L $ops
+		[ "$(cat got.rc)" = 32 ] || fail "$ops: rc $(cat got.rc)" "$(cat got.err)"
+		cmp -s got.out aud.out || fail "$ops: stdout '$(cat got.out)', --audit's '$(cat aud.out)'"
+		grep -qx "PROG: ${ops#-r }: No such file or directory" got.err || fail "$ops: $(cat got.err)"
+		cmp -s L L.before || fail "$ops: the list changed"
+	done
+	# Beside one that does: that one is verified and stamped.
+	capture got fhsum --scrub=L -r photso t
+	[ "$(cat got.rc)" = 32 ] || fail "rc $(cat got.rc)" "$(cat got.err)"
+	grep -qx 'photso: FAILED open or read' got.out || fail "$(cat got.out)"
+	[ "$(oks)" = "t/f1 t/f2 " ] || fail "$(oks)"
+	[ -n "$(stamp_of t/f1)" ] && [ -n "$(stamp_of t/f2)" ] || fail "$(cat L)"
+	# A listed name that is gone is MISSING, not unreadable.
+	rm t/f1
+	capture got fhsum --scrub=L t/f1
+	[ "$(cat got.rc)" = 2 ] || fail "gone: rc $(cat got.rc)" "$(cat got.out got.err)"
+	grep -qx 't/f1: MISSING' got.out || fail "$(cat got.out)"
+}
