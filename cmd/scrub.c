@@ -76,19 +76,31 @@ static void on_signal(int sig)
 
 /* SIGINT and SIGTERM end the feeding; a second one ends the program (the
  * old list stays).  One ignored from the start (a background job's
- * SIGINT, nohup) stays ignored, as in GNU's tools. */
-static void catch_signals(void)
+ * SIGINT, nohup) stays ignored, as in GNU's tools.  Caught first without
+ * RESTART, so that a blocking call they interrupt fails with EINTR: the
+ * wait for the list's lock, which would otherwise last as long as
+ * another writer holds it.  Then (RESTART) the handlers still in place
+ * are made to restart the calls they interrupt; one that a signal has
+ * reset stays reset, the signals held meanwhile so that none is lost. */
+static void catch_signals(bool restart)
 {
 	static const int sigs[] = { SIGINT, SIGTERM };
 	struct sigaction sa, old;
+	sigset_t held, was;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sa.sa_flags = SA_RESETHAND | (restart ? SA_RESTART : 0);
 	sigemptyset(&sa.sa_mask);
+	sigemptyset(&held);
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaddset(&held, sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &held, &was);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN &&
+		    (!restart || old.sa_handler == on_signal))
 			sigaction(sigs[i], &sa, NULL);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -530,7 +542,7 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	struct scrub s = { .a = a, .c = c, .max_bytes = max_bytes,
 			   .max_time = max_time };
 
-	catch_signals();
+	catch_signals(false);
 	memset(a, 0, sizeof *a);
 	a->c = c;
 	a->ops = ops;
@@ -541,7 +553,11 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 
 	double t_load = fh_seconds(CLOCK_MONOTONIC);
 
+	/* A signal in the wait for the lock ends the run there (exit 64,
+	 * nothing written); once the list is held, the run's own calls
+	 * restart, and a signal only stops the feeding. */
 	fh_audit_load(a);
+	catch_signals(true);
 	if (!a->lf.exists) {
 		fh_error(ENOENT, "%s", fh_quotef(a->list, strlen(a->list)));
 		fh_listfile_release(&a->lf);
@@ -575,7 +591,9 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 		status = fh_audit_status(a);
 	if (!c->status_only)
 		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start);
-	if (stop_signal)
+	/* 128 + N says the stamps earned were written: not when the list
+	 * could not be. */
+	if (stop_signal && status != STATUS_USAGE)
 		status = 128 + stop_signal;
 	free(s.order);
 	free(s.rw);

@@ -549,3 +549,64 @@ EOF
 	[ "$(cat got.rc)" = 2 ] || fail "gone: rc $(cat got.rc)" "$(cat got.out got.err)"
 	grep -qx 't/f1: MISSING' got.out || fail "$(cat got.out)"
 }
+
+@test "SIGTERM ends a scrub's wait for the lock at once: exit 64, the list unchanged" {
+	make_tree 2 100
+	cp L L.before
+	# A holder of the lock for 5 s: the subshell becomes the sleep,
+	# which keeps descriptor 9 and its lock.
+	(flock 9 && : >locked && exec sleep 5) 9<L &
+	local holder=$! tries=0
+	until [ -e locked ]; do
+		sleep 0.05
+		[ $((tries += 1)) -lt 100 ] || fail "the lock was not taken"
+	done
+	env --default-signal=INT,TERM "${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L >got.out 2>got.err &
+	local pid=$!
+	sleep 0.5
+	kill -0 $pid 2>/dev/null || fail "the scrub did not wait: $(cat got.err)"
+	local t0 t1 rc=0
+	t0=$(date +%s%N)
+	kill -TERM $pid
+	wait $pid || rc=$?
+	t1=$(date +%s%N)
+	kill $holder 2>/dev/null || true
+	wait $holder 2>/dev/null || true
+	[ "$rc" = 64 ] || fail "rc $rc" "$(cat got.err)"
+	[ $(((t1 - t0) / 1000000)) -lt 1000 ] || fail "ended $(((t1 - t0) / 1000000)) ms after SIGTERM"
+	grep -q 'PROG: cannot lock L: Interrupted system call\|fhsum: cannot lock L: Interrupted system call' got.err ||
+		fail "$(cat got.err)"
+	cmp -s L L.before || fail "the list changed"
+	[ ! -s got.out ] || fail "$(cat got.out)"
+}
+
+@test "a signalled scrub whose list cannot be written exits 64, not 130 or 143 (timed)" {
+	timed_test
+	mkdir t
+	local i pad z
+	pad=$(printf '%060d' 0)
+	for i in $(seq -w 1 300); do printf '%s\n' "$i" >"t/f${i}_$pad"; done
+	fhsum -a sha512 --tag --meta -r t >L || fail "cannot make the list"
+	# Then files of zeros, long enough to be read when the signal comes.
+	z=$(head -c 256M /dev/zero | sha512sum)
+	for i in $(seq -w 1 12); do
+		truncate -s 256M "t/z$i"
+		printf 'SHA512 (t/z%s) = %s\n' "$i" "${z%% *}" >>L
+	done
+	cp L L.before
+	# Its writes limited to 20 KiB (SIGXFSZ ignored: EFBIG), the new
+	# list cannot be written.
+	bash -c 'trap "" XFSZ; ulimit -f 20 && exec env --default-signal=INT,TERM "$@"' - \
+		"${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L -j1 --debug --quiet >got.out 2>got.err &
+	local pid=$! tries=0 rc=0
+	until grep -q 'scrub budget' got.err; do
+		sleep 0.05
+		[ $((tries += 1)) -lt 400 ] || fail "the scrub did not start"
+	done
+	sleep 0.5
+	kill -TERM $pid
+	wait $pid || rc=$?
+	[ "$rc" = 64 ] || fail "rc $rc" "$(cat got.err)"
+	grep -q ': L: the list was not updated: File too large$' got.err || fail "$(cat got.err)"
+	cmp -s L L.before || fail "the list changed"
+}
