@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "audit.h"
@@ -75,29 +76,50 @@ static void on_signal(int sig)
 
 /* SIGINT and SIGTERM end the feeding; a second one ends the program (the
  * old list stays).  One ignored from the start (a background job's
- * SIGINT, nohup) stays ignored, as in GNU's tools. */
-static void catch_signals(void)
+ * SIGINT, nohup) stays ignored, as in GNU's tools.  Caught first without
+ * RESTART, so that a blocking call they interrupt fails with EINTR: the
+ * wait for the list's lock, which would otherwise last as long as
+ * another writer holds it.  Then (RESTART) the handlers still in place
+ * are made to restart the calls they interrupt; one that a signal has
+ * reset stays reset, the signals held meanwhile so that none is lost. */
+static void catch_signals(bool restart)
 {
 	static const int sigs[] = { SIGINT, SIGTERM };
 	struct sigaction sa, old;
+	sigset_t held, was;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sa.sa_flags = SA_RESETHAND | (restart ? SA_RESTART : 0);
 	sigemptyset(&sa.sa_mask);
+	sigemptyset(&held);
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaddset(&held, sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &held, &was);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN &&
+		    (!restart || old.sa_handler == on_signal))
 			sigaction(sigs[i], &sa, NULL);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 }
 
 /* ------------------------------------------------------------------ */
 /* The order. */
 
-static int64_t stamp_of(const struct fh_entry *e)
+/* E's stamp, 0 for none.  One later than NOW (a clock that was wrong,
+ * a list from elsewhere) vouches for nothing and would keep its entry
+ * last in line for years: it counts as none, and in *FUTURE. */
+static int64_t stamp_of(const struct fh_entry *e, int64_t now, size_t *future)
 {
 	struct fh_meta m;
 
-	return fh_entry_meta(e, &m) ? m.verified : 0;
+	if (!fh_entry_meta(e, &m))
+		return 0;
+	if (m.verified > now) {
+		++*future;
+		return 0;
+	}
+	return m.verified;
 }
 
 /* Merges the sorted runs A[0, MID) and A[MID, N) by stamp into OUT,
@@ -161,6 +183,8 @@ static void sort_by_age(struct age *a, size_t n)
 static void select_entries(struct scrub *s)
 {
 	struct auditor *a = s->a;
+	int64_t now = (int64_t)time(NULL);
+	size_t future = 0;
 
 	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
 	for (size_t i = 0; i < a->m.n; i++) {
@@ -171,10 +195,47 @@ static void select_entries(struct scrub *s)
 		if (!fh_audit_in_scope(a, e) || fh_audit_hidden(a, key, klen) ||
 		    fh_audit_is_self(a, e->name, e->namelen))
 			continue;
-		s->order[s->n++] = (struct age){ stamp_of(e), e };
+		s->order[s->n++] = (struct age){ stamp_of(e, now, &future), e };
 		e->flags |= FH_ENTRY_AWAITED;
 	}
 	sort_by_age(s->order, s->n);
+	if (future && !s->c->status_only)
+		fh_error(0, "scrub: %zu %s in the future: counted as never verified",
+			 future, future == 1 ? "entry has a verified= stamp"
+					     : "entries have verified= stamps");
+}
+
+/* An operand that names no entry and is not there (a typo) would leave
+ * the scrub nothing to do and say so as a success: it is said as
+ * --audit says it, a name that could not be read (exit bit 32).  One
+ * that names an entry is that entry's business (MISSING). */
+static void absent_operands(struct auditor *a)
+{
+	const struct cli *c = a->c;
+	int algo = c->algo_given ? (int)c->algo->id
+		 : a->m.algo >= 0 ? a->m.algo : FH_SHA3_256;
+
+	for (int i = 0; i < a->ops->argc; i++) {
+		const char *op = a->ops->argv[i];
+		char *tidy = strdup(op);
+		struct stat st;
+		int err = 0;
+
+		if (!tidy) {
+			fh_error(ENOMEM, "%s", "scrub");
+			exit(STATUS_USAGE);
+		}
+		fh_path_tidy(tidy);
+		if (!fh_manifest_find(&a->m, tidy, strlen(tidy)) && stat(op, &st) != 0)
+			err = errno;
+		free(tidy);
+		if (!err)
+			continue;
+		fh_report_input_error(op, err);
+		a->unreadable++;
+		fh_audit_report(a, op, strlen(op), FH_ST_UNREADABLE, algo, NULL, 0, NULL,
+				err, NULL, 0);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -509,7 +570,7 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	struct scrub s = { .a = a, .c = c, .max_bytes = max_bytes,
 			   .max_time = max_time };
 
-	catch_signals();
+	catch_signals(false);
 	memset(a, 0, sizeof *a);
 	a->c = c;
 	a->ops = ops;
@@ -520,16 +581,22 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 
 	double t_load = fh_seconds(CLOCK_MONOTONIC);
 
+	/* A signal in the wait for the lock ends the run there (exit 64,
+	 * nothing written); once the list is held, the run's own calls
+	 * restart, and a signal only stops the feeding. */
 	fh_audit_load(a);
+	catch_signals(true);
 	if (!a->lf.exists) {
 		fh_error(ENOENT, "%s", fh_quotef(a->list, strlen(a->list)));
 		fh_listfile_release(&a->lf);
 		exit(STATUS_USAGE);
 	}
-	if (ops->argc)
+	if (ops->argc) {
 		fh_audit_set_scope(a);
-	else
+		absent_operands(a);
+	} else {
 		a->expect_all = true;
+	}
 	double t_order = fh_seconds(CLOCK_MONOTONIC);
 
 	select_entries(&s);
@@ -552,7 +619,9 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 		status = fh_audit_status(a);
 	if (!c->status_only)
 		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start);
-	if (stop_signal)
+	/* 128 + N says the stamps earned were written: not when the list
+	 * could not be. */
+	if (stop_signal && status != STATUS_USAGE)
 		status = 128 + stop_signal;
 	free(s.order);
 	free(s.rw);

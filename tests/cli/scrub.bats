@@ -499,3 +499,114 @@ long_tree() {
 EOF
 	[ ! -e missing ] || fail "a missing list was created"
 }
+
+@test "a stamp in the future counts as never verified, said once in one line" {
+	make_tree 2 1000
+	# f1 stamped in 2030, f2 yesterday.
+	local future=1893456000 yesterday=$(($(date +%s) - 86400))
+	awk -v f="$future" -v y="$yesterday" '/^#fhsum/ { m = $0; next }
+		{ n = $0; sub(/^[0-9a-f]*  /, "", n); print m " verified=" (n == "t/f1" ? f : y); print }' L >L.new
+	mv L.new L
+	local want=("t/f1" "t/f2" "t/f1") i
+	for i in 0 1 2; do
+		capture got fhsum --scrub=L --max-bytes=1000
+		rc_is "run $i" 0
+		[ "$(oks)" = "${want[$i]} " ] || fail "run $i verified '$(oks)', want ${want[$i]}" "$(cat got.err)"
+		grep -q "verified once in 2 runs" got.err || fail "run $i: $(cat got.err)"
+		! grep -q '2030-' got.err || fail "run $i: a future stamp shown as the oldest: $(cat got.err)"
+		if [ "$i" = 0 ]; then
+			[ "$(grep -c 'in the future' got.err)" = 1 ] || fail "run 0: $(cat got.err)"
+			grep -qx 'PROG: scrub: 1 entry has a verified= stamp in the future: counted as never verified' got.err ||
+				fail "run 0: $(cat got.err)"
+		else
+			! grep -q 'in the future' got.err || fail "run $i: $(cat got.err)"
+		fi
+	done
+	sums_kept
+}
+
+@test "an operand that does not exist is said and sets bit 32, as --audit says it" {
+	make_tree 2 100
+	cp L L.before
+	local ops
+	for ops in "-r photso" "photso" "./photso/x"; do
+		capture aud fhsum --audit=L $ops
+		capture got fhsum --scrub=L $ops
+		[ "$(cat got.rc)" = 32 ] || fail "$ops: rc $(cat got.rc)" "$(cat got.err)"
+		cmp -s got.out aud.out || fail "$ops: stdout '$(cat got.out)', --audit's '$(cat aud.out)'"
+		grep -qx "PROG: ${ops#-r }: No such file or directory" got.err || fail "$ops: $(cat got.err)"
+		cmp -s L L.before || fail "$ops: the list changed"
+	done
+	# Beside one that does: that one is verified and stamped.
+	capture got fhsum --scrub=L -r photso t
+	[ "$(cat got.rc)" = 32 ] || fail "rc $(cat got.rc)" "$(cat got.err)"
+	grep -qx 'photso: FAILED open or read' got.out || fail "$(cat got.out)"
+	[ "$(oks)" = "t/f1 t/f2 " ] || fail "$(oks)"
+	[ -n "$(stamp_of t/f1)" ] && [ -n "$(stamp_of t/f2)" ] || fail "$(cat L)"
+	# A listed name that is gone is MISSING, not unreadable.
+	rm t/f1
+	capture got fhsum --scrub=L t/f1
+	[ "$(cat got.rc)" = 2 ] || fail "gone: rc $(cat got.rc)" "$(cat got.out got.err)"
+	grep -qx 't/f1: MISSING' got.out || fail "$(cat got.out)"
+}
+
+@test "SIGTERM ends a scrub's wait for the lock at once: exit 64, the list unchanged" {
+	make_tree 2 100
+	cp L L.before
+	# A holder of the lock for 5 s: the subshell becomes the sleep,
+	# which keeps descriptor 9 and its lock.
+	(flock 9 && : >locked && exec sleep 5) 9<L &
+	local holder=$! tries=0
+	until [ -e locked ]; do
+		sleep 0.05
+		[ $((tries += 1)) -lt 100 ] || fail "the lock was not taken"
+	done
+	env --default-signal=INT,TERM "${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L >got.out 2>got.err &
+	local pid=$!
+	sleep 0.5
+	kill -0 $pid 2>/dev/null || fail "the scrub did not wait: $(cat got.err)"
+	local t0 t1 rc=0
+	t0=$(date +%s%N)
+	kill -TERM $pid
+	wait $pid || rc=$?
+	t1=$(date +%s%N)
+	kill $holder 2>/dev/null || true
+	wait $holder 2>/dev/null || true
+	[ "$rc" = 64 ] || fail "rc $rc" "$(cat got.err)"
+	[ $(((t1 - t0) / 1000000)) -lt 1000 ] || fail "ended $(((t1 - t0) / 1000000)) ms after SIGTERM"
+	grep -q 'PROG: cannot lock L: Interrupted system call\|fhsum: cannot lock L: Interrupted system call' got.err ||
+		fail "$(cat got.err)"
+	cmp -s L L.before || fail "the list changed"
+	[ ! -s got.out ] || fail "$(cat got.out)"
+}
+
+@test "a signalled scrub whose list cannot be written exits 64, not 130 or 143 (timed)" {
+	timed_test
+	mkdir t
+	local i pad z
+	pad=$(printf '%060d' 0)
+	for i in $(seq -w 1 300); do printf '%s\n' "$i" >"t/f${i}_$pad"; done
+	fhsum -a sha512 --tag --meta -r t >L || fail "cannot make the list"
+	# Then files of zeros, long enough to be read when the signal comes.
+	z=$(head -c 256M /dev/zero | sha512sum)
+	for i in $(seq -w 1 12); do
+		truncate -s 256M "t/z$i"
+		printf 'SHA512 (t/z%s) = %s\n' "$i" "${z%% *}" >>L
+	done
+	cp L L.before
+	# Its writes limited to 20 KiB (SIGXFSZ ignored: EFBIG), the new
+	# list cannot be written.
+	bash -c 'trap "" XFSZ; ulimit -f 20 && exec env --default-signal=INT,TERM "$@"' - \
+		"${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L -j1 --debug --quiet >got.out 2>got.err &
+	local pid=$! tries=0 rc=0
+	until grep -q 'scrub budget' got.err; do
+		sleep 0.05
+		[ $((tries += 1)) -lt 400 ] || fail "the scrub did not start"
+	done
+	sleep 0.5
+	kill -TERM $pid
+	wait $pid || rc=$?
+	[ "$rc" = 64 ] || fail "rc $rc" "$(cat got.err)"
+	grep -q ': L: the list was not updated: File too large$' got.err || fail "$(cat got.err)"
+	cmp -s L L.before || fail "the list changed"
+}
