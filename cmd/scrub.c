@@ -35,8 +35,8 @@
 #include "engine.h"
 #include "quote.h"
 
-/* An entry of the run, and its stamp as the run leaves it (0: never
- * verified): the order is by stamp, then by line. */
+/* An entry of the run, and its stamp as listed (0: never verified):
+ * the order is by stamp, then by line. */
 struct age {
 	int64_t stamp;
 	struct fh_entry *e;
@@ -52,8 +52,13 @@ struct scrub {
 	uint64_t max_bytes;
 	double max_time, start;
 	uint64_t fed;
-	/* What was verified good, and the stamps that changed. */
+	/* What was verified good, and the stamps that changed; the first
+	 * new stamp (0: none); for each entry of ORDER, whether it was
+	 * found good (a byte, not a field of struct age, which the sort
+	 * moves). */
 	uint64_t good_files, good_bytes, restamped;
+	int64_t first_stamp;
+	bool *good;
 	/* The new list (NULL: not begun), the error that opening it met,
 	 * the first entry in line order not yet settled, and the entries
 	 * settled since the new list was last written. */
@@ -187,6 +192,11 @@ static void select_entries(struct scrub *s)
 	size_t future = 0;
 
 	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
+	s->good = calloc(a->m.n ? a->m.n : 1, sizeof *s->good);
+	if (!s->good) {
+		fh_error(ENOMEM, "%s", "scrub");
+		exit(STATUS_USAGE);
+	}
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
 		size_t klen;
@@ -290,7 +300,9 @@ static void stamp(struct scrub *s, size_t at, struct fh_meta *m)
 	struct fh_entry *e = s->order[at].e;
 
 	m->verified = (int64_t)time(NULL);
-	s->order[at].stamp = m->verified;
+	if (!s->first_stamp)
+		s->first_stamp = m->verified;
+	s->good[at] = true;
 	s->good_files++;
 	s->good_bytes += m->size;
 	s->restamped++;
@@ -489,37 +501,52 @@ static uint64_t size_of(const struct scrub *s, size_t at)
 	return fh_operands_meta(NULL, path_of(s->order[at].e), &m, NULL) ? m.size : 0;
 }
 
-/* Files and bytes verified; the oldest stamp left (or how many entries
- * were never verified); the runs that verify every entry once at this
- * budget. */
-static void summary(const struct scrub *s, double seconds)
+/* The oldest stamp the list is left with, by entry AT of ORDER (or
+ * FIRST_STAMP, for an entry stamped anew); how many entries have none.
+ * KEPT: this run's stamps were written. */
+struct left {
+	size_t at, never;
+	bool any;
+	int64_t oldest;
+};
+
+static struct left stamps_left(const struct scrub *s, bool kept)
 {
-	char b[32], when[32];
-	size_t never = 0, oldest = SIZE_MAX;
-	uint64_t all = 0;
+	struct left l = { 0 };
 
 	for (size_t i = 0; i < s->n; i++) {
-		if (!s->order[i].stamp)
-			never++;
-		else if (oldest == SIZE_MAX || s->order[i].stamp < s->order[oldest].stamp)
-			oldest = i;
+		int64_t t = kept && s->good[i] ? s->first_stamp : s->order[i].stamp;
+
+		if (!t)
+			l.never++;
+		else if (!l.any || t < l.oldest)
+			l = (struct left){ .at = i, .never = l.never, .any = true, .oldest = t };
 	}
-	say_bytes(b, sizeof b, s->good_bytes);
-	fh_progress_clear();
-	fh_error(0, "scrub: %" PRIu64 " of %zu files verified (%s) in %.1f s",
-		 s->good_files, s->n, b, seconds);
-	if (never) {
-		fh_error(0, "scrub: %zu never verified", never);
-	} else if (oldest != SIZE_MAX) {
-		time_t t = (time_t)s->order[oldest].stamp;
+	return l;
+}
+
+static void say_left(const struct scrub *s, bool kept)
+{
+	struct left l = stamps_left(s, kept);
+	char when[32];
+
+	if (l.never) {
+		fh_error(0, "scrub: %zu never verified", l.never);
+	} else if (l.any) {
+		time_t t = (time_t)l.oldest;
 		struct tm tm;
 
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 		fh_error(0, "scrub: oldest stamp left: %s (%.1f days ago)", when,
 			 difftime(time(NULL), t) / 86400);
 	}
-	if (s->max_bytes == UINT64_MAX && s->max_time <= 0)
-		return; /* the whole list, every run */
+}
+
+/* The runs that verify every entry once at this budget. */
+static void forecast(const struct scrub *s)
+{
+	uint64_t all = 0;
+
 	for (size_t i = 0; i < s->n; i++)
 		all += size_of(s, i);
 	if (!s->good_bytes) {
@@ -531,6 +558,26 @@ static void summary(const struct scrub *s, double seconds)
 	fh_error(0, "scrub: at this budget every entry is verified once in %" PRIu64
 		    " run%s (%" PRIu64 " day%s at one run a day)",
 		 runs, runs == 1 ? "" : "s", runs, runs == 1 ? "" : "s");
+}
+
+/* Files and bytes verified; the oldest stamp left (or how many entries
+ * were never verified); the runs that verify every entry once at this
+ * budget.  KEPT: the list was written, or had nothing to write.  When
+ * it was not, this run's stamps are not in it: the list is said as it
+ * stays, and no rate is promised. */
+static void summary(const struct scrub *s, double seconds, bool kept)
+{
+	char b[32];
+
+	say_bytes(b, sizeof b, s->good_bytes);
+	fh_progress_clear();
+	fh_error(0, "scrub: %" PRIu64 " of %zu files verified (%s) in %.1f s",
+		 s->good_files, s->n, b, seconds);
+	if (!kept && s->restamped)
+		fh_error(0, "scrub: no stamp was written: the list was not updated");
+	say_left(s, kept);
+	if (kept && (s->max_bytes != UINT64_MAX || s->max_time > 0))
+		forecast(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -581,6 +628,7 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	double t_write = fh_seconds(CLOCK_MONOTONIC);
 	int status = s.rw ? fh_audit_rewrite_close(a, s.rw, s.rw_err)
 			 : s.restamped ? fh_audit_write_list(a) : 0;
+	bool kept = status == 0;
 
 	if (c->debug)
 		fh_error(0, "scrub times: list read %.3f s, ordered %.3f s, verified %.3f s, "
@@ -590,12 +638,13 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	if (!status)
 		status = fh_audit_status(a);
 	if (!c->status_only)
-		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start);
+		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start, kept);
 	/* 128 + N says the stamps earned were written: not when the list
 	 * could not be. */
 	if (stop_signal && status != STATUS_USAGE)
 		status = 128 + stop_signal;
 	free(s.order);
+	free(s.good);
 	free(s.rw);
 	fh_audit_free(a);
 	return status;

@@ -610,3 +610,30 @@ EOF
 	grep -q ': L: the list was not updated: File too large$' got.err || fail "$(cat got.err)"
 	cmp -s L L.before || fail "the list changed"
 }
+
+@test "a list that cannot be written claims none of the stamps of the run" {
+	mkdir t
+	local i pad
+	pad=$(printf '%060d' 0)
+	for i in $(seq -w 1 300); do printf '%s\n' "$i" >"t/f${i}_$pad"; done
+	# Every entry verified in 2001: the list is over 20 KiB.
+	fhsum -a md5 --meta -r t | sed 's/^#fhsum.*/& verified=1000000000/' >L
+	[ "$(stat -c %s L)" -gt 30000 ] || fail "a list of $(stat -c %s L) bytes"
+	cp L L.before
+	# Under a limit of 20 KiB on the files it writes, with SIGXFSZ
+	# ignored, the write fails with EFBIG.
+	capture got bash -c 'trap "" XFSZ; ulimit -f 20 && exec "$@"' - \
+		"${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L --quiet
+	[ "$(cat got.rc)" = 64 ] || fail "rc $(cat got.rc)" "$(cat got.err)"
+	grep -qx 'PROG: L: the list was not updated: File too large' got.err || fail "$(cat got.err)"
+	cmp -s L L.before || fail "the list changed"
+	grep -qx 'PROG: scrub: no stamp was written: the list was not updated' got.err ||
+		fail "$(cat got.err)"
+	grep -q 'oldest stamp left: 2001-09-09T01:46:40Z' got.err || fail "$(cat got.err)"
+	! grep -q "oldest stamp left: $(date -u +%Y-%m-%d)" got.err || fail "$(cat got.err)"
+	# With a budget: no forecast from stamps that were not kept.
+	capture got bash -c 'trap "" XFSZ; ulimit -f 20 && exec "$@"' - \
+		"${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L --quiet --max-bytes=200
+	[ "$(cat got.rc)" = 64 ] || fail "budget: rc $(cat got.rc)" "$(cat got.err)"
+	! grep -q 'verified once in' got.err || fail "a forecast from stamps not kept: $(cat got.err)"
+}
