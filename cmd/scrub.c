@@ -42,6 +42,11 @@ struct age {
 	struct fh_entry *e;
 };
 
+/* What became of an entry of the run: not reached (the budget, or a
+ * signal, ended the run first), found good, or read and found anything
+ * else (DAMAGED, CHANGED, MISSING, unreadable, changed as it was read). */
+enum fate { UNREACHED, GOOD, BAD };
+
 struct scrub {
 	struct auditor *a;
 	const struct cli *c;
@@ -52,13 +57,16 @@ struct scrub {
 	uint64_t max_bytes;
 	double max_time, start;
 	uint64_t fed;
-	/* What was verified good, and the stamps that changed; the first
-	 * new stamp (0: none); for each entry of ORDER, whether it was
-	 * found good (a byte, not a field of struct age, which the sort
-	 * moves). */
-	uint64_t good_files, good_bytes, restamped;
+	/* The time ran out before the run ended (the bytes' budget ran
+	 * out when FED reached MAX_BYTES). */
+	bool timed_out;
+	/* What was verified good, found bad, and the stamps that changed;
+	 * the first new stamp (0: none); what became of each entry of
+	 * ORDER (a byte of its own, not a field of struct age, which the
+	 * sort moves). */
+	uint64_t good_files, good_bytes, bad_files, restamped;
 	int64_t first_stamp;
-	bool *good;
+	uint8_t *fate;
 	/* The new list (NULL: not begun), the error that opening it met,
 	 * the first entry in line order not yet settled, and the entries
 	 * settled since the new list was last written. */
@@ -192,8 +200,8 @@ static void select_entries(struct scrub *s)
 	size_t future = 0;
 
 	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
-	s->good = calloc(a->m.n ? a->m.n : 1, sizeof *s->good);
-	if (!s->good) {
+	s->fate = calloc(a->m.n ? a->m.n : 1, sizeof *s->fate);
+	if (!s->fate) {
 		fh_error(ENOMEM, "%s", "scrub");
 		exit(STATUS_USAGE);
 	}
@@ -302,7 +310,7 @@ static void stamp(struct scrub *s, size_t at, struct fh_meta *m)
 	m->verified = (int64_t)time(NULL);
 	if (!s->first_stamp)
 		s->first_stamp = m->verified;
-	s->good[at] = true;
+	s->fate[at] = GOOD;
 	s->good_files++;
 	s->good_bytes += m->size;
 	s->restamped++;
@@ -320,10 +328,13 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 			       .nsec = job->mtime_nsec };
 	enum fh_status st = fh_classify(e, job->digest, &now, &now);
 
-	if (st == FH_ST_OK)
+	if (st == FH_ST_OK) {
 		stamp(s, at, &now);
-	else
+	} else {
 		now.verified = s->order[at].stamp;
+		s->fate[at] = BAD;
+		s->bad_files++;
+	}
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
 	fh_audit_report(a, e->name, e->namelen, st, e->algo, job->digest,
@@ -370,8 +381,13 @@ static void done(void *ctx, struct fh_job *job)
 	struct fh_entry *e = s->order[at].e;
 	struct fh_meta listed;
 
+	if (job->err && job->err != ECANCELED) {
+		/* Tried and not found good. */
+		s->fate[at] = BAD;
+		s->bad_files++;
+	}
 	if (job->err == ECANCELED) {
-		/* Queued when the run stopped: not read. */
+		/* Queued when the run stopped: not reached. */
 	} else if (job->err == ENOENT) {
 		if (!s->c->ignore_missing) {
 			a->missing++;
@@ -407,6 +423,7 @@ struct deadline {
 	pthread_cond_t cv;
 	double at;              /* CLOCK_MONOTONIC seconds */
 	bool over;              /* the run ended first */
+	bool fired;             /* the time ran out first */
 };
 
 static void *deadline_main(void *arg)
@@ -418,6 +435,7 @@ static void *deadline_main(void *arg)
 		double left = d->at - fh_seconds(CLOCK_MONOTONIC);
 
 		if (left <= 0) {
+			d->fired = true;
 			atomic_store(&stopping, true);
 			break;
 		}
@@ -466,6 +484,7 @@ static void run_engine(struct scrub *s)
 		pthread_cond_signal(&d.cv);
 		pthread_mutex_unlock(&d.lock);
 		pthread_join(d.tid, NULL);
+		s->timed_out = d.fired;
 		pthread_mutex_destroy(&d.lock);
 		pthread_cond_destroy(&d.cv);
 	}
@@ -501,11 +520,13 @@ static uint64_t size_of(const struct scrub *s, size_t at)
 	return fh_operands_meta(NULL, path_of(s->order[at].e), &m, NULL) ? m.size : 0;
 }
 
-/* The oldest stamp the list is left with, by entry AT of ORDER (or
- * FIRST_STAMP, for an entry stamped anew); how many entries have none.
- * KEPT: this run's stamps were written. */
+/* The oldest stamp the list is left with, of the entries not found bad
+ * (one that is keeps its stamp, or none, until it is fixed, and would
+ * hide the progress of the others), FIRST_STAMP for the entries stamped
+ * anew; and how many entries have none.  KEPT: this run's stamps were
+ * written. */
 struct left {
-	size_t at, never;
+	size_t never;
 	bool any;
 	int64_t oldest;
 };
@@ -515,12 +536,14 @@ static struct left stamps_left(const struct scrub *s, bool kept)
 	struct left l = { 0 };
 
 	for (size_t i = 0; i < s->n; i++) {
-		int64_t t = kept && s->good[i] ? s->first_stamp : s->order[i].stamp;
+		if (s->fate[i] == BAD)
+			continue;
+		int64_t t = kept && s->fate[i] == GOOD ? s->first_stamp : s->order[i].stamp;
 
 		if (!t)
 			l.never++;
 		else if (!l.any || t < l.oldest)
-			l = (struct left){ .at = i, .never = l.never, .any = true, .oldest = t };
+			l = (struct left){ .never = l.never, .any = true, .oldest = t };
 	}
 	return l;
 }
@@ -542,13 +565,31 @@ static void say_left(const struct scrub *s, bool kept)
 	}
 }
 
-/* The runs that verify every entry once at this budget. */
+/* What the run did besides the files found good: "N found bad, M not
+ * reached", the parts that are not 0. */
+static void say_rest(const struct scrub *s)
+{
+	uint64_t unreached = s->n - s->good_files - s->bad_files;
+
+	if (s->bad_files && unreached)
+		fh_error(0, "scrub: %" PRIu64 " found bad, %" PRIu64 " not reached",
+			 s->bad_files, unreached);
+	else if (s->bad_files)
+		fh_error(0, "scrub: %" PRIu64 " found bad", s->bad_files);
+	else if (unreached)
+		fh_error(0, "scrub: %" PRIu64 " not reached", unreached);
+}
+
+/* The runs that verify every entry once at this budget, from the bytes
+ * found good in this one: of the entries not found bad, which are read
+ * again at every run until they are fixed. */
 static void forecast(const struct scrub *s)
 {
 	uint64_t all = 0;
 
 	for (size_t i = 0; i < s->n; i++)
-		all += size_of(s, i);
+		if (s->fate[i] != BAD)
+			all += size_of(s, i);
 	if (!s->good_bytes) {
 		fh_error(0, "scrub: nothing was verified: no rate to plan by");
 		return;
@@ -560,24 +601,33 @@ static void forecast(const struct scrub *s)
 		 runs, runs == 1 ? "" : "s", runs, runs == 1 ? "" : "s");
 }
 
-/* Files and bytes verified; the oldest stamp left (or how many entries
- * were never verified); the runs that verify every entry once at this
- * budget.  KEPT: the list was written, or had nothing to write.  When
- * it was not, this run's stamps are not in it: the list is said as it
- * stays, and no rate is promised. */
+/* Files and bytes verified, those found bad and those not reached; the
+ * oldest stamp left (or how many entries were never verified); and,
+ * when the run ended on its budget, the runs that verify every entry
+ * once at this budget (a run that read them all, or that a signal
+ * ended, gives no rate).  KEPT: the list was written, or had nothing to
+ * write.  When it was not, this run's stamps are not in it: the list is
+ * said as it stays, and no rate is promised. */
 static void summary(const struct scrub *s, double seconds, bool kept)
 {
+	bool budget = s->max_bytes != UINT64_MAX || s->max_time > 0;
+	bool spent = s->fed >= s->max_bytes || s->timed_out;
 	char b[32];
 
 	say_bytes(b, sizeof b, s->good_bytes);
 	fh_progress_clear();
 	fh_error(0, "scrub: %" PRIu64 " of %zu files verified (%s) in %.1f s",
 		 s->good_files, s->n, b, seconds);
+	say_rest(s);
 	if (!kept && s->restamped)
 		fh_error(0, "scrub: no stamp was written: the list was not updated");
 	say_left(s, kept);
-	if (kept && (s->max_bytes != UINT64_MAX || s->max_time > 0))
+	if (!budget || !kept || stop_signal)
+		return;
+	if (spent)
 		forecast(s);
+	else
+		fh_error(0, "scrub: every entry was read within this budget");
 }
 
 /* ------------------------------------------------------------------ */
@@ -644,7 +694,7 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	if (stop_signal && status != STATUS_USAGE)
 		status = 128 + stop_signal;
 	free(s.order);
-	free(s.good);
+	free(s.fate);
 	free(s.rw);
 	fh_audit_free(a);
 	return status;
