@@ -15,9 +15,11 @@
  * One engine run verifies them all.  It takes files far ahead of the
  * hashing (a window of thousands), so the end of the time (a thread that
  * waits for it) and SIGINT or SIGTERM stop it through its stop flag: the
- * files being read finish, those queued go back unread, the stamps
- * earned are written, and after a signal the exit status is 128 + the
- * signal's number. */
+ * files being read finish, those queued or taken into the SIMD lanes
+ * and not yet read from go back unread, the stamps earned are written,
+ * and after a signal the exit status is 128 + the signal's number (64
+ * when the list could not be written, or when the signal came in the
+ * wait for the list's lock, which it ends). */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
