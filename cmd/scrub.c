@@ -15,9 +15,11 @@
  * One engine run verifies them all.  It takes files far ahead of the
  * hashing (a window of thousands), so the end of the time (a thread that
  * waits for it) and SIGINT or SIGTERM stop it through its stop flag: the
- * files being read finish, those queued go back unread, the stamps
- * earned are written, and after a signal the exit status is 128 + the
- * signal's number. */
+ * files being read finish, those queued or taken into the SIMD lanes
+ * and not yet read from go back unread, the stamps earned are written,
+ * and after a signal the exit status is 128 + the signal's number (64
+ * when the list could not be written, or when the signal came in the
+ * wait for the list's lock, which it ends). */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -35,12 +37,17 @@
 #include "engine.h"
 #include "quote.h"
 
-/* An entry of the run, and its stamp as the run leaves it (0: never
- * verified): the order is by stamp, then by line. */
+/* An entry of the run, and its stamp as listed (0: never verified):
+ * the order is by stamp, then by line. */
 struct age {
 	int64_t stamp;
 	struct fh_entry *e;
 };
+
+/* What became of an entry of the run: not reached (the budget, or a
+ * signal, ended the run first), found good, or read and found anything
+ * else (DAMAGED, CHANGED, MISSING, unreadable, changed as it was read). */
+enum fate { UNREACHED, GOOD, BAD };
 
 struct scrub {
 	struct auditor *a;
@@ -52,8 +59,16 @@ struct scrub {
 	uint64_t max_bytes;
 	double max_time, start;
 	uint64_t fed;
-	/* What was verified good, and the stamps that changed. */
-	uint64_t good_files, good_bytes, restamped;
+	/* The time ran out before the run ended (the bytes' budget ran
+	 * out when FED reached MAX_BYTES). */
+	bool timed_out;
+	/* What was verified good, found bad, and the stamps that changed;
+	 * the first new stamp (0: none); what became of each entry of
+	 * ORDER (a byte of its own, not a field of struct age, which the
+	 * sort moves). */
+	uint64_t good_files, good_bytes, bad_files, restamped;
+	int64_t first_stamp;
+	uint8_t *fate;
 	/* The new list (NULL: not begun), the error that opening it met,
 	 * the first entry in line order not yet settled, and the entries
 	 * settled since the new list was last written. */
@@ -187,6 +202,11 @@ static void select_entries(struct scrub *s)
 	size_t future = 0;
 
 	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
+	s->fate = calloc(a->m.n ? a->m.n : 1, sizeof *s->fate);
+	if (!s->fate) {
+		fh_error(ENOMEM, "%s", "scrub");
+		exit(STATUS_USAGE);
+	}
 	for (size_t i = 0; i < a->m.n; i++) {
 		struct fh_entry *e = &a->m.entries[i];
 		size_t klen;
@@ -306,7 +326,9 @@ static void stamp(struct scrub *s, size_t at, struct fh_meta *m)
 	struct fh_entry *e = s->order[at].e;
 
 	m->verified = (int64_t)time(NULL);
-	s->order[at].stamp = m->verified;
+	if (!s->first_stamp)
+		s->first_stamp = m->verified;
+	s->fate[at] = GOOD;
 	s->good_files++;
 	s->good_bytes += m->size;
 	s->restamped++;
@@ -333,10 +355,13 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 	if (open && job->cand && job->chosen < 0)
 		a->unmatched++;
 
-	if (st == FH_ST_OK)
+	if (st == FH_ST_OK) {
 		stamp(s, at, &now);
-	else
+	} else {
 		now.verified = s->order[at].stamp;
+		s->fate[at] = BAD;
+		s->bad_files++;
+	}
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
 	fh_audit_report(a, e->name, e->namelen, st, e->algo, job->digest,
@@ -386,8 +411,13 @@ static void done(void *ctx, struct fh_job *job)
 	struct fh_entry *e = s->order[at].e;
 	struct fh_meta listed;
 
+	if (job->err && job->err != ECANCELED) {
+		/* Tried and not found good. */
+		s->fate[at] = BAD;
+		s->bad_files++;
+	}
 	if (job->err == ECANCELED) {
-		/* Queued when the run stopped: not read. */
+		/* Queued when the run stopped: not reached. */
 	} else if (job->err == ENOENT) {
 		if (!s->c->ignore_missing) {
 			a->missing++;
@@ -423,6 +453,7 @@ struct deadline {
 	pthread_cond_t cv;
 	double at;              /* CLOCK_MONOTONIC seconds */
 	bool over;              /* the run ended first */
+	bool fired;             /* the time ran out first */
 };
 
 static void *deadline_main(void *arg)
@@ -434,6 +465,7 @@ static void *deadline_main(void *arg)
 		double left = d->at - fh_seconds(CLOCK_MONOTONIC);
 
 		if (left <= 0) {
+			d->fired = true;
 			atomic_store(&stopping, true);
 			break;
 		}
@@ -482,6 +514,7 @@ static void run_engine(struct scrub *s)
 		pthread_cond_signal(&d.cv);
 		pthread_mutex_unlock(&d.lock);
 		pthread_join(d.tid, NULL);
+		s->timed_out = d.fired;
 		pthread_mutex_destroy(&d.lock);
 		pthread_cond_destroy(&d.cv);
 	}
@@ -517,39 +550,76 @@ static uint64_t size_of(const struct scrub *s, size_t at)
 	return fh_operands_meta(NULL, path_of(s->order[at].e), &m, NULL) ? m.size : 0;
 }
 
-/* Files and bytes verified; the oldest stamp left (or how many entries
- * were never verified); the runs that verify every entry once at this
- * budget. */
-static void summary(const struct scrub *s, double seconds)
+/* The oldest stamp the list is left with, of the entries not found bad
+ * (one that is keeps its stamp, or none, until it is fixed, and would
+ * hide the progress of the others), FIRST_STAMP for the entries stamped
+ * anew; and how many entries have none.  KEPT: this run's stamps were
+ * written. */
+struct left {
+	size_t never;
+	bool any;
+	int64_t oldest;
+};
+
+static struct left stamps_left(const struct scrub *s, bool kept)
 {
-	char b[32], when[32];
-	size_t never = 0, oldest = SIZE_MAX;
-	uint64_t all = 0;
+	struct left l = { 0 };
 
 	for (size_t i = 0; i < s->n; i++) {
-		if (!s->order[i].stamp)
-			never++;
-		else if (oldest == SIZE_MAX || s->order[i].stamp < s->order[oldest].stamp)
-			oldest = i;
+		if (s->fate[i] == BAD)
+			continue;
+		int64_t t = kept && s->fate[i] == GOOD ? s->first_stamp : s->order[i].stamp;
+
+		if (!t)
+			l.never++;
+		else if (!l.any || t < l.oldest)
+			l = (struct left){ .never = l.never, .any = true, .oldest = t };
 	}
-	say_bytes(b, sizeof b, s->good_bytes);
-	fh_progress_clear();
-	fh_error(0, "scrub: %" PRIu64 " of %zu files verified (%s) in %.1f s",
-		 s->good_files, s->n, b, seconds);
-	if (never) {
-		fh_error(0, "scrub: %zu never verified", never);
-	} else if (oldest != SIZE_MAX) {
-		time_t t = (time_t)s->order[oldest].stamp;
+	return l;
+}
+
+static void say_left(const struct scrub *s, bool kept)
+{
+	struct left l = stamps_left(s, kept);
+	char when[32];
+
+	if (l.never) {
+		fh_error(0, "scrub: %zu never verified", l.never);
+	} else if (l.any) {
+		time_t t = (time_t)l.oldest;
 		struct tm tm;
 
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 		fh_error(0, "scrub: oldest stamp left: %s (%.1f days ago)", when,
 			 difftime(time(NULL), t) / 86400);
 	}
-	if (s->max_bytes == UINT64_MAX && s->max_time <= 0)
-		return; /* the whole list, every run */
+}
+
+/* What the run did besides the files found good: "N found bad, M not
+ * reached", the parts that are not 0. */
+static void say_rest(const struct scrub *s)
+{
+	uint64_t unreached = s->n - s->good_files - s->bad_files;
+
+	if (s->bad_files && unreached)
+		fh_error(0, "scrub: %" PRIu64 " found bad, %" PRIu64 " not reached",
+			 s->bad_files, unreached);
+	else if (s->bad_files)
+		fh_error(0, "scrub: %" PRIu64 " found bad", s->bad_files);
+	else if (unreached)
+		fh_error(0, "scrub: %" PRIu64 " not reached", unreached);
+}
+
+/* The runs that verify every entry once at this budget, from the bytes
+ * found good in this one: of the entries not found bad, which are read
+ * again at every run until they are fixed. */
+static void forecast(const struct scrub *s)
+{
+	uint64_t all = 0;
+
 	for (size_t i = 0; i < s->n; i++)
-		all += size_of(s, i);
+		if (s->fate[i] != BAD)
+			all += size_of(s, i);
 	if (!s->good_bytes) {
 		fh_error(0, "scrub: nothing was verified: no rate to plan by");
 		return;
@@ -559,6 +629,35 @@ static void summary(const struct scrub *s, double seconds)
 	fh_error(0, "scrub: at this budget every entry is verified once in %" PRIu64
 		    " run%s (%" PRIu64 " day%s at one run a day)",
 		 runs, runs == 1 ? "" : "s", runs, runs == 1 ? "" : "s");
+}
+
+/* Files and bytes verified, those found bad and those not reached; the
+ * oldest stamp left (or how many entries were never verified); and,
+ * when the run ended on its budget, the runs that verify every entry
+ * once at this budget (a run that read them all, or that a signal
+ * ended, gives no rate).  KEPT: the list was written, or had nothing to
+ * write.  When it was not, this run's stamps are not in it: the list is
+ * said as it stays, and no rate is promised. */
+static void summary(const struct scrub *s, double seconds, bool kept)
+{
+	bool budget = s->max_bytes != UINT64_MAX || s->max_time > 0;
+	bool spent = s->fed >= s->max_bytes || s->timed_out;
+	char b[32];
+
+	say_bytes(b, sizeof b, s->good_bytes);
+	fh_progress_clear();
+	fh_error(0, "scrub: %" PRIu64 " of %zu files verified (%s) in %.1f s",
+		 s->good_files, s->n, b, seconds);
+	say_rest(s);
+	if (!kept && s->restamped)
+		fh_error(0, "scrub: no stamp was written: the list was not updated");
+	say_left(s, kept);
+	if (!budget || !kept || stop_signal)
+		return;
+	if (spent)
+		forecast(s);
+	else
+		fh_error(0, "scrub: every entry was read within this budget");
 }
 
 /* ------------------------------------------------------------------ */
@@ -609,6 +708,7 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	double t_write = fh_seconds(CLOCK_MONOTONIC);
 	int status = s.rw ? fh_audit_rewrite_close(a, s.rw, s.rw_err)
 			 : s.restamped ? fh_audit_write_list(a) : 0;
+	bool kept = status == 0;
 
 	if (c->debug)
 		fh_error(0, "scrub times: list read %.3f s, ordered %.3f s, verified %.3f s, "
@@ -618,12 +718,13 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	if (!status)
 		status = fh_audit_status(a);
 	if (!c->status_only)
-		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start);
+		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start, kept);
 	/* 128 + N says the stamps earned were written: not when the list
 	 * could not be. */
 	if (stop_signal && status != STATUS_USAGE)
 		status = 128 + stop_signal;
 	free(s.order);
+	free(s.fate);
 	free(s.rw);
 	fh_audit_free(a);
 	return status;

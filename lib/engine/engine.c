@@ -98,7 +98,12 @@ static void io_give(void *arg, uint64_t index, const struct fh_input *in,
 	fh_wq_wake(&e->opened, true);
 }
 
-static const struct fh_iostage_ops io_ops = { io_claim, io_give };
+static bool io_stopped(void *arg)
+{
+	return fh_stopped(arg);
+}
+
+static const struct fh_iostage_ops io_ops = { io_claim, io_give, io_stopped };
 
 /* Milliseconds since *T (CLOCK_MONOTONIC). */
 static long since_ms(const struct timespec *t)

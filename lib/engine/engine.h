@@ -78,7 +78,9 @@ struct fh_engine_opts {
 	/* NULL, or a flag that may turn true at any time, from any thread
 	 * or a signal handler: the run then ends early.  NEXT is not called
 	 * again, inputs being read are finished, and the others are handed
-	 * back unread with err ECANCELED. */
+	 * back unread with err ECANCELED: those the I/O stage has opened
+	 * and those the SIMD lanes have taken and not yet read from too, so
+	 * that no input's first byte is read once the flag is up. */
 	const _Atomic bool *stop;
 };
 

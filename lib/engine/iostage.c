@@ -89,7 +89,9 @@ static void open_one(struct fh_iostage *io, uint64_t index, const char *path)
 	uint64_t ahead = 0;
 	int err = fh_input_open(path, &in, io->fds);
 
-	if (!err && in.regular && in.size > 0) {
+	/* An open can wait long for cold metadata: the run may have stopped
+	 * since the slot was claimed, and then its input is not read. */
+	if (!err && in.regular && in.size > 0 && !io->ops->stopped(io->arg)) {
 		int cached = fh_os_cached(in.fd, 0);
 
 		if (cached == 1) {

@@ -35,6 +35,9 @@ struct fh_iostage_ops {
 	 * bytes AHEAD asked to be read, for fh_iostage_taken. */
 	void (*give)(void *arg, uint64_t index, const struct fh_input *in,
 		     int err, uint64_t ahead);
+	/* Whether the run is ending early (fh_engine_opts.stop): an input
+	 * opened then is handed on without a probe or a read started. */
+	bool (*stopped)(void *arg);
 };
 
 struct fh_iostage;

@@ -46,6 +46,7 @@ struct fh_lanes {
 	void *arg;
 	struct fh_meter *meter;
 	struct fh_fds *fds;
+	const _Atomic bool *stop;
 	uint32_t cpu;
 	/* The busy lanes' widest kernel, algorithm and whether the kernel
 	 * was forced (then it alone runs them); NARROW[B] is the kernel for
@@ -68,7 +69,8 @@ static void *lane_state(struct fh_lanes *l, unsigned i)
 }
 
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
-			      struct fh_meter *meter, struct fh_fds *fds)
+			      struct fh_meter *meter, struct fh_fds *fds,
+			      const _Atomic bool *stop)
 {
 	struct fh_lanes *l = calloc(1, sizeof *l);
 
@@ -77,6 +79,7 @@ struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
 		l->arg = arg;
 		l->meter = meter;
 		l->fds = fds;
+		l->stop = stop;
 		l->cpu = fh_cpu_features();
 	}
 	return l;
@@ -147,6 +150,11 @@ static void release(struct fh_lanes *l, unsigned i, int err)
  * against 0.25 s a cached GiB, AMD Zen 3). */
 static int refill(struct fh_lanes *l, struct lane *ln, bool nowait)
 {
+	/* A worker takes many inputs into its lanes at once, and reads each
+	 * only as the others let it: one not begun when the run stops is
+	 * left unread, so that nothing starts after a scrub's deadline. */
+	if (!ln->got && l->stop && atomic_load_explicit(l->stop, memory_order_relaxed))
+		return ECANCELED;
 	size_t keep = ln->len - ln->pos;
 	size_t at = keep <= FH_LANE_HEAD ? FH_LANE_HEAD - keep : 0;
 

@@ -9,6 +9,7 @@
 #ifndef FH_LANES_H
 #define FH_LANES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "engine.h"
@@ -21,9 +22,12 @@ typedef void fh_lane_done_fn(void *arg, void *tag);
 
 /* New lanes calling DONE(ARG, tag) for each finished job; METER counts the
  * bytes they hash and FDS the descriptors they hold (either may be NULL).
- * NULL when out of memory. */
+ * Once STOP (NULL: never) turns true, an input taken and not yet read
+ * from is not read: its job ends with err ECANCELED (fh_engine_opts.stop),
+ * and those being read are finished.  NULL when out of memory. */
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
-			      struct fh_meter *meter, struct fh_fds *fds);
+			      struct fh_meter *meter, struct fh_fds *fds,
+			      const _Atomic bool *stop);
 void fh_lanes_free(struct fh_lanes *l);
 
 /* Whether JOB may be started now: it has a multi-buffer kernel and a lane

@@ -63,7 +63,7 @@ void *fh_worker_main(void *arg)
 		.meter = w->meter,
 		.pop = e->pop,
 	};
-	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, &e->fds);
+	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, &e->fds, e->stop);
 	uint64_t next = 0, end = 0;
 
 	r.buf = fh_buf_alloc(r.bufsize);

@@ -610,3 +610,63 @@ EOF
 	grep -q ': L: the list was not updated: File too large$' got.err || fail "$(cat got.err)"
 	cmp -s L L.before || fail "the list changed"
 }
+
+@test "a list that cannot be written claims none of the stamps of the run" {
+	mkdir t
+	local i pad
+	pad=$(printf '%060d' 0)
+	for i in $(seq -w 1 300); do printf '%s\n' "$i" >"t/f${i}_$pad"; done
+	# Every entry verified in 2001: the list is over 20 KiB.
+	fhsum -a md5 --meta -r t | sed 's/^#fhsum.*/& verified=1000000000/' >L
+	[ "$(stat -c %s L)" -gt 30000 ] || fail "a list of $(stat -c %s L) bytes"
+	cp L L.before
+	# Under a limit of 20 KiB on the files it writes, with SIGXFSZ
+	# ignored, the write fails with EFBIG.
+	capture got bash -c 'trap "" XFSZ; ulimit -f 20 && exec "$@"' - \
+		"${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L --quiet
+	[ "$(cat got.rc)" = 64 ] || fail "rc $(cat got.rc)" "$(cat got.err)"
+	grep -qx 'PROG: L: the list was not updated: File too large' got.err || fail "$(cat got.err)"
+	cmp -s L L.before || fail "the list changed"
+	grep -qx 'PROG: scrub: no stamp was written: the list was not updated' got.err ||
+		fail "$(cat got.err)"
+	grep -q 'oldest stamp left: 2001-09-09T01:46:40Z' got.err || fail "$(cat got.err)"
+	! grep -q "oldest stamp left: $(date -u +%Y-%m-%d)" got.err || fail "$(cat got.err)"
+	# With a budget: no forecast from stamps that were not kept.
+	capture got bash -c 'trap "" XFSZ; ulimit -f 20 && exec "$@"' - \
+		"${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L --quiet --max-bytes=200
+	[ "$(cat got.rc)" = 64 ] || fail "budget: rc $(cat got.rc)" "$(cat got.err)"
+	! grep -q 'verified once in' got.err || fail "a forecast from stamps not kept: $(cat got.err)"
+}
+
+@test "the summary tells verified, found bad and not reached apart; a forecast only from a budget reached" {
+	make_tree 4 1000
+	# f1 damaged: the same size and mtime, other bytes.
+	touch -r t/f1 ref
+	printf 'X' | dd of=t/f1 bs=1 seek=10 conv=notrunc 2>/dev/null
+	touch -r ref t/f1
+	# Two files' bytes a run: f1 (never verified, first, bad) and one more.
+	local i want
+	for i in 2 3 4; do
+		capture got fhsum --scrub=L --max-bytes=2000
+		[ "$(cat got.rc)" = 16 ] || fail "run $i: rc $(cat got.rc)" "$(cat got.err)"
+		[ "$(oks)" = "t/f$i " ] || fail "run $i: $(oks)"
+		grep -q 'scrub: 1 of 4 files verified' got.err || fail "run $i: $(cat got.err)"
+		# Read: f1 and f$i; not reached: the other two.
+		want="scrub: 1 found bad, 2 not reached"
+		grep -qx "PROG: $want" got.err || fail "run $i: want '$want'" "$(cat got.err)"
+		if [ $i = 4 ]; then
+			! grep -q 'never verified' got.err || fail "run $i: $(cat got.err)"
+			grep -q 'oldest stamp left' got.err || fail "run $i: $(cat got.err)"
+		else
+			grep -qx "PROG: scrub: $((4 - i)) never verified" got.err || fail "run $i: $(cat got.err)"
+		fi
+		# f1 is read every run: the other three take three runs.
+		grep -q 'verified once in 3 runs' got.err || fail "run $i: $(cat got.err)"
+	done
+	# A time budget the run does not reach: no forecast.
+	capture got fhsum --scrub=L --max-time=100
+	[ "$(cat got.rc)" = 16 ] || fail "rc $(cat got.rc)" "$(cat got.err)"
+	grep -q 'scrub: 3 of 4 files verified' got.err || fail "$(cat got.err)"
+	! grep -q 'verified once in\|no rate' got.err || fail "a forecast from a budget not reached: $(cat got.err)"
+	grep -qx 'PROG: scrub: every entry was read within this budget' got.err || fail "$(cat got.err)"
+}

@@ -184,7 +184,7 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 	write_file(pa, data, len);
 	for (size_t k = 0; k <= len / block; k++) {
 		struct migration m = { .finished = 0 };
-		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL);
+		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, NULL);
 		struct fh_input in[2];
 
 		write_file(pb, data + 3, k * block + 5);
