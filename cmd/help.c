@@ -102,7 +102,7 @@ Lists kept over time (the five options above apply to them too):\n\
       --scrub=LIST      verify LIST's files, the longest unverified first,\n\
                         and stamp those found good (verified=SECONDS)\n\
       --max-time=D      with --scrub, stop starting files after D (90, 15m,\n\
-                        2h, 1d: as timeout(1) reads it)\n\
+                        2h, 1d, 1e3, inf: as timeout(1) reads it)\n\
       --max-bytes=N     with --scrub, stop starting files after N bytes\n\
                         (500M, 2G, 1T, 3GB: as head -c reads it)\n\
       --json            print JSON Lines, one object per file\n\

@@ -19,6 +19,7 @@
  * earned are written, and after a signal the exit status is 128 + the
  * signal's number. */
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -478,8 +479,10 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	     double max_time)
 {
 	struct auditor *a = fh_audit_xmalloc(sizeof *a);
+	/* An infinite duration (timeout(1) takes "inf") is no limit, as
+	 * 0 is: the whole list, and no plan of runs. */
 	struct scrub s = { .a = a, .c = c, .max_bytes = max_bytes,
-			   .max_time = max_time };
+			   .max_time = max_time <= DBL_MAX ? max_time : 0 };
 
 	catch_signals();
 	memset(a, 0, sizeof *a);
