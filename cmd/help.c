@@ -113,13 +113,14 @@ Inputs and speed:\n\
       --files0-from=F   read the names from F, separated by NUL bytes\n\
       --exclude=PATTERN\n\
                         with -r, --audit, --update or --scrub, leave out\n\
-                        the names PATTERN matches ('*', '?', [...], '**'):\n\
-                        without '/', any last name; with '/', the path\n\
-                        from the directory operand; a trailing '/'\n\
-                        matches directories, which are not entered\n\
-                        (repeatable)\n\
-      --exclude-from=F  read such patterns from F, one a line, '#' lines\n\
-                        skipped (F - is stdin)\n\
+                        the names PATTERN matches, as rsync's --exclude\n\
+                        ('*', '?', [...], '**'): without '/', any last\n\
+                        name; a leading '/' anchors it at the directory\n\
+                        operand; an inner '/', the path's last names at\n\
+                        any depth; a trailing '/' matches directories,\n\
+                        which are not entered (repeatable)\n\
+      --exclude-from=F  read such patterns from F, one a line, ';' and\n\
+                        '#' lines skipped (F - is stdin)\n\
   -j, --threads=N       hash with N threads, 1..1024 (default: one per CPU)\n\
       --no-mmap         read every file, map none\n\
       --io-depth=N      keep N reads in flight ahead of the hashing threads\n\
