@@ -1,34 +1,82 @@
 /* budget.c: durations and sizes as GNU timeout(1) and head(1) read them,
  * for --max-time and --max-bytes. */
+#include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "budget.h"
 
+/* strtod as the C locale reads S, whatever LC_NUMERIC says: S with its
+ * first '.' turned into the locale's radix, read by strtod; *END is
+ * where the reading stopped in S.  Portable where strtod_l is not. */
+static double c_strtod(const char *s, const char **end)
+{
+	const char *radix = localeconv()->decimal_point;
+	const char *dot = strchr(s, '.');
+	char *e;
+
+	if (!dot || !radix || strcmp(radix, ".") == 0) {
+		double v = strtod(s, &e);
+
+		*end = e;
+		return v;
+	}
+	size_t at = (size_t)(dot - s), rl = strlen(radix);
+	char *copy = malloc(strlen(s) + rl);
+
+	if (!copy) {
+		*end = s;
+		return 0;
+	}
+	memcpy(copy, s, at);
+	memcpy(copy + at, radix, rl);
+	strcpy(copy + at + rl, dot + 1);
+	double v = strtod(copy, &e);
+	size_t used = (size_t)(e - copy);
+
+	*end = s + (used > at ? used - rl + 1 : used);
+	free(copy);
+	return v;
+}
+
+/* As gnulib's cl_strtod, which timeout reads with: the locale's number or
+ * the C locale's, whichever is longer ("1,5" and "1.5" in de_DE). */
+static double cl_strtod(const char *s, const char **end)
+{
+	char *e;
+	double v = strtod(s, &e);
+
+	*end = e;
+	if (*e) {
+		const char *c_end;
+		double c = c_strtod(s, &c_end);
+
+		if (c_end > e) {
+			*end = c_end;
+			return c;
+		}
+	}
+	return v;
+}
+
 bool fh_parse_duration(const char *s, double *seconds)
 {
-	double v = 0, scale = 1;
-	bool digits = false;
-	const char *p = s;
+	const char *end;
+	double v = cl_strtod(s, &end);
 
-	/* Digits, an optional fraction: no sign, no exponent, no locale. */
-	for (; *p >= '0' && *p <= '9'; p++, digits = true)
-		v = v * 10 + (*p - '0');
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++, digits = true)
-			v += (*p - '0') * (scale /= 10);
-	if (!digits)
+	/* timeout(1): a number strtod takes (blanks, a sign, exponents,
+	 * hex, inf; one too large is infinite), not below 0, then at most
+	 * one of s, m, h, d. */
+	if (end == s || !(v >= 0) || (*end && end[1]))
 		return false;
-	switch (*p) {
-	case '\0': break;
-	case 's': p++; break;
-	case 'm': v *= 60; p++; break;
-	case 'h': v *= 3600; p++; break;
-	case 'd': v *= 86400; p++; break;
+	switch (*end) {
+	case '\0': case 's': break;
+	case 'm': v *= 60; break;
+	case 'h': v *= 3600; break;
+	case 'd': v *= 86400; break;
 	default: return false;
 	}
-	if (*p || v > 100 * 365.25 * 86400)
-		return false;
-	*seconds = v;
+	*seconds = v == 0 ? 0 : v; /* -0 is 0, and prints so */
 	return true;
 }
 

@@ -6,9 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* "90", "1.5", "15m", "2h", "1d": a non-negative decimal number of
- * seconds, minutes, hours or days (no suffix: seconds).  Into *SECONDS;
- * false for anything else, or a duration past a century. */
+/* "90", "1.5", "15m", "2h", "1d", " +1e3", "0x10", "inf": a number as
+ * strtod reads it, in the locale's way or in C's (as timeout(1) reads
+ * one), not negative, then at most one of s, m, h, d (none: seconds).
+ * Into *SECONDS (infinite for "inf" or a number too large); false for
+ * anything else. */
 bool fh_parse_duration(const char *s, double *seconds);
 
 /* "500", "500K", "2G", "1T", "3KB", "4MiB", "1b": a decimal count of

@@ -145,7 +145,7 @@ bool fh_check(const struct cli *c, struct operands *ops);
 /* --audit, --update, --against: returns the exit status (audit.c). */
 int fh_audit(const struct cli *c, struct operands *ops);
 /* --scrub within MAX_BYTES (UINT64_MAX: no limit) and MAX_TIME seconds
- * (0: no limit): returns the exit status (scrub.c). */
+ * (0 or infinite: no limit): returns the exit status (scrub.c). */
 int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	     double max_time);
 

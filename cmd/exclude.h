@@ -19,27 +19,30 @@ void fh_exclude_init(struct fh_exclude *x);
 /* Frees what X holds; it is empty again. */
 void fh_exclude_free(struct fh_exclude *x);
 
-/* Adds the pattern PAT (LEN bytes, any byte but NUL).  Byte-wise globs:
- * '*' any run of bytes but '/', '?' one byte but '/', "[...]" a class
- * (ranges, "[:alpha:]" and the like in the C locale, '!' or '^' first to
- * negate; never '/'; a '[' that no ']' closes is a plain byte), '\'
- * takes the next byte as it is (one that ends the pattern stands for
- * itself), "**" any run of bytes, '/' included, and "**" followed by '/'
- * at the start or after a '/' also no directory at all.  A trailing '/'
- * makes the pattern one for directories only; a trailing "/" then "***"
- * matches everything under the directory and the directory itself
- * (rsync).  Past the trailing '/', a pattern holding a '/' or "**" is
- * matched against the whole path from the walk's root (a leading '/'
- * only anchors it there; "a//b" is "a/b"); any other against the last
- * component.  An empty pattern matches nothing.  Returns false when
- * memory runs out. */
+/* Adds the pattern PAT (LEN bytes, any byte but NUL), read as rsync(1)
+ * reads an exclude pattern, byte-wise.  One trailing '/' makes it a
+ * pattern for directories only.  A pattern holding '*', '?' or '[' is a
+ * glob: '*' any run of bytes but '/', "**" (or more stars) any run of
+ * bytes, '/' included, '?' one byte but '/', "[...]" a class (ranges,
+ * "[:alpha:]" and the like in the C locale, '!' or '^' first to negate;
+ * never '/'), '\' takes the next byte as it is; an unclosed '[', an
+ * unknown class or a '\' at the end make it match nothing.  Any other
+ * pattern is its bytes, '\' included.  Where it is matched: with a
+ * leading '/', or a leading "**", the path from the walk's root (where
+ * "**" "/" can be the root itself); else with "**" in it, the path from
+ * its start or from after any '/'; else with a '/' in it, the same
+ * number of last names of the path, at any depth; else the last name.
+ * A trailing "***" also matches the directory before it.  No name has
+ * an empty component, so "a//b" matches nothing; nor does an empty
+ * pattern.  Returns false when memory runs out. */
 bool fh_exclude_add(struct fh_exclude *x, const char *pat, size_t len);
 
-/* Adds the patterns of the file open on FD, one a line: blank lines and
- * lines that start with '#' are skipped, and a CR that ends a line is
- * dropped.  Returns 0, or an errno value: that of a read error, ENOMEM,
- * or ENAMETOOLONG for a line past FH_EXCLUDE_LINE_MAX bytes (*LINENO,
- * when not NULL, is then its number, from 1). */
+/* Adds the patterns of the file open on FD, one a line, as rsync's
+ * --exclude-from reads them: a CR ends a line as a newline does, and
+ * empty lines and lines that start with ';' or '#' are skipped.  Returns
+ * 0, or an errno value: that of a read error, ENOMEM, or ENAMETOOLONG for
+ * a line past FH_EXCLUDE_LINE_MAX bytes (*LINENO, when not NULL, is then
+ * its number, from 1, counting newlines). */
 #define FH_EXCLUDE_LINE_MAX 65536
 int fh_exclude_read(struct fh_exclude *x, int fd, uint64_t *lineno);
 

@@ -102,7 +102,7 @@ Lists kept over time (the five options above apply to them too):\n\
       --scrub=LIST      verify LIST's files, the longest unverified first,\n\
                         and stamp those found good (verified=SECONDS)\n\
       --max-time=D      with --scrub, stop starting files after D (90, 15m,\n\
-                        2h, 1d: as timeout(1) reads it)\n\
+                        2h, 1d, 1e3, inf: as timeout(1) reads it)\n\
       --max-bytes=N     with --scrub, stop starting files after N bytes\n\
                         (500M, 2G, 1T, 3GB: as head -c reads it)\n\
       --json            print JSON Lines, one object per file\n\
@@ -113,13 +113,14 @@ Inputs and speed:\n\
       --files0-from=F   read the names from F, separated by NUL bytes\n\
       --exclude=PATTERN\n\
                         with -r, --audit, --update or --scrub, leave out\n\
-                        the names PATTERN matches ('*', '?', [...], '**'):\n\
-                        without '/', any last name; with '/', the path\n\
-                        from the directory operand; a trailing '/'\n\
-                        matches directories, which are not entered\n\
-                        (repeatable)\n\
-      --exclude-from=F  read such patterns from F, one a line, '#' lines\n\
-                        skipped (F - is stdin)\n\
+                        the names PATTERN matches, as rsync's --exclude\n\
+                        ('*', '?', [...], '**'): without '/', any last\n\
+                        name; a leading '/' anchors it at the directory\n\
+                        operand; an inner '/', the path's last names at\n\
+                        any depth; a trailing '/' matches directories,\n\
+                        which are not entered (repeatable)\n\
+      --exclude-from=F  read such patterns from F, one a line, ';' and\n\
+                        '#' lines skipped (F - is stdin)\n\
   -j, --threads=N       hash with N threads, 1..1024 (default: one per CPU)\n\
       --no-mmap         read every file, map none\n\
       --io-depth=N      keep N reads in flight ahead of the hashing threads\n\

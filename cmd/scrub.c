@@ -21,6 +21,7 @@
  * when the list could not be written, or when the signal came in the
  * wait for the list's lock, which it ends). */
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -666,8 +667,10 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	     double max_time)
 {
 	struct auditor *a = fh_audit_xmalloc(sizeof *a);
+	/* An infinite duration (timeout(1) takes "inf") is no limit, as
+	 * 0 is: the whole list, and no plan of runs. */
 	struct scrub s = { .a = a, .c = c, .max_bytes = max_bytes,
-			   .max_time = max_time };
+			   .max_time = max_time <= DBL_MAX ? max_time : 0 };
 
 	catch_signals(false);
 	memset(a, 0, sizeof *a);

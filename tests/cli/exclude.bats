@@ -58,12 +58,8 @@ md5_of_tree() {
 @test "--exclude over one tree leaves out the files rsync leaves out, for every pattern of the table" {
 	command -v rsync >/dev/null || skip "rsync is not installed: it gives the expected file sets"
 	make_tree
-	# Patterns where fhsum's rules and rsync's agree.  rsync matches a
-	# pattern with an inner '/' at the end of the path, fhsum at the
-	# walk's root: rsync gets it with a leading '/', which anchors it
-	# there.  A pattern that starts with "**" matches the same either
-	# way, and goes as it is.
-	local p rp bad=0 n=0 total
+	# rsync gets each pattern as it is: fhsum's rules are rsync's.
+	local p bad=0 n=0 total
 	local patterns=('*.o' '*.txt' '.*' '*' 'build' 'build/' '/build' 'bar' 'bar/'
 		'foo/*/bar' 'foo/x' 'node_modules' 'node_modules/' '**/node_modules'
 		'**/node_modules/' 'lib/**' 'lib/***' '**.c' 'a/b' '/a/b/c' 'deep/d1/d2'
@@ -75,19 +71,14 @@ md5_of_tree() {
 	total=$(md5_of_tree src | wc -l)
 	[ "$total" -gt 80 ] || fail "the tree has $total files only"
 	for p in "${patterns[@]}"; do
-		rp=$p
-		case ${p%/} in
-		/* | '**'*) ;;
-		*/*) rp=/$p ;;
-		esac
 		rm -rf dst && mkdir dst
-		rsync -r --exclude="$rp" src/ dst/ || { fail "rsync failed on $p"; return 1; }
+		rsync -r --exclude="$p" src/ dst/ || { fail "rsync failed on $p"; return 1; }
 		md5_of_tree dst >want
 		(cd src && fhsum -a md5 -r --exclude="$p" .) >got.raw || { fail "fhsum failed on $p"; bad=1; }
 		sort got.raw >got
 		if ! cmp -s want got; then
 			bad=1
-			printf '\n--- pattern %q (rsync %q): - rsync, + fhsum\n' "$p" "$rp" >&2
+			printf '\n--- pattern %q: - rsync, + fhsum\n' "$p" >&2
 			diff want got | grep '^[<>]' | head -20 >&2
 		fi
 		n=$((n + 1))
@@ -96,19 +87,107 @@ md5_of_tree() {
 	[ "$n" -ge 50 ] || fail "only $n patterns ran"
 }
 
-@test "--exclude where fhsum's rules part from rsync's: '**/' also matches no directory, an inner '/' anchors at the root" {
+@test "--exclude without rsync at hand: '**/' is one directory or more, an inner '/' matches the path's end at any depth" {
 	make_tree
-	# Written out here, from the root ".": /foo/**/bar is foo/bar too
-	# (rsync: two levels below foo or more); foo/*/bar is foo/x/bar from
-	# the root only (rsync: z/foo/x/bar too).
+	# Written out here, as rsync(1) words them, from the root ".":
+	# /foo/**/bar is bar two levels below foo or more (not foo/bar);
+	# foo/*/bar is bar two below a foo at any depth (z/foo/x/bar too).
 	mkdir -p src/z/foo/x && echo deep >src/z/foo/x/bar
-	(cd src && find . -type f ! -path './foo/bar' ! -path './foo/x/bar' ! -path './foo/x/y/bar/*' -print0 |
+	(cd src && find . -type f ! -path './foo/x/bar' ! -path './foo/x/y/bar/*' -print0 |
 		xargs -0 md5sum) | sort >want.3
 	(cd src && fhsum -a md5 -r --exclude='/foo/**/bar' .) | sort >got.3
 	cmp -s want.3 got.3 || { diff want.3 got.3 >&2; fail "/foo/**/bar from ."; }
-	(cd src && find . -type f ! -path './foo/x/bar' -print0 | xargs -0 md5sum) | sort >want.4
+	(cd src && find . -type f ! -path './foo/x/bar' ! -path './z/foo/x/bar' -print0 |
+		xargs -0 md5sum) | sort >want.4
 	(cd src && fhsum -a md5 -r --exclude='foo/*/bar' .) | sort >got.4
 	cmp -s want.4 got.4 || { diff want.4 got.4 >&2; fail "foo/*/bar from ."; }
+}
+
+# The tree rules/: a name for each of rsync's matching rules, at several
+# depths (sub/*.c, foo/**/bar), names with a backslash (back\slash, a
+# directory e\), a star, brackets, a semicolon and a hash.
+make_rules_tree() {
+	local d f
+	mkdir rules && cd rules || return 1
+	for d in sub a/sub a/b/sub foo/bar foo/x/bar foo/x/y/bar x/foo/bar z/foo/x \
+		deep/d1/d2/d3 'e\' a/e; do
+		mkdir -p "$d"
+	done
+	for f in top.c sub/a.c sub/b.h a/sub/c.c a/b/sub/d.c a/b/sub/e.h foo/bar/f \
+		foo/x/bar/g foo/x/y/bar/h x/foo/bar/i foo/bar.c z/foo/x/bar 'back\slash' \
+		backslash 'a/back\slash' 'star*' star '[' 'brk[x' 'a/brk[x' brkx 'tr\' tr \
+		'e\/f' a/e/f 7up q ']x' ';x' '#x' .dot a/.dot deep/d1/d2/d3/leaf \
+		deep/d1/leaf 'sp ace' $'nl\nx'; do
+		printf '%s\n' "$f" >"$f"
+	done
+	cd ..
+}
+
+# rsync_vs_fhsum OPTION...: the files rsync -r OPTION... copies from
+# rules/ (the transfer root) against those fhsum -r OPTION... hashes under
+# the operand rules, as NUL-ended names from that directory; prints both
+# sets' difference and returns 1 where they differ.
+rsync_vs_fhsum() {
+	rm -rf dst && mkdir dst
+	rsync -r "$@" rules/ dst/ 2>rsync.err || { fail "rsync $*:" "$(cat rsync.err)"; return 1; }
+	(cd dst && find . -type f -printf '%P\0') | sort -z >want
+	fhsum -a md5 -r -z "$@" rules 2>fhsum.err | sed -z 's|^[0-9a-f]*  rules/||' | sort -z >got
+	[ -s fhsum.err ] && { fail "fhsum $*:" "$(cat fhsum.err)"; return 1; }
+	cmp -s want got && return
+	printf '\n--- %s: - rsync, + fhsum\n' "$*" >&2
+	diff <(tr '\0' '\n' <want) <(tr '\0' '\n' <got) | grep '^[<>]' >&2
+	return 1
+}
+
+@test "--exclude follows rsync's rules: an inner '/' matches the path's end at any depth, '/' first anchors, '**/' is one directory or more, '\\' escapes only with wildcards, an unclosed '[' matches nothing" {
+	command -v rsync >/dev/null || skip "rsync is not installed: it gives the expected file sets"
+	make_rules_tree
+	local p bad=0 n=0
+	local patterns=(
+		# No '/': the last name, at any depth.
+		'*.c' 'sub' 'bar' '*.[ch]' '?' '.*' 'd?' 'leaf'
+		# A trailing '/': directories only.
+		'sub/' 'bar/' '*/' 'e\/' 'e\\/'
+		# An inner '/': the last names of the path, at any depth.
+		'sub/*.c' 'a/sub' 'b/sub/*.c' 'a/b/sub/*.c' 'x/a/b/sub/*.c' 'foo/*/bar'
+		'*/sub' '*/sub/' 'foo/bar' 'd1/leaf' 'x/foo' 'foo/x/' 'a/e/f' 'e\/f'
+		# A leading '/': anchored at the transfer root.
+		'/sub' '/sub/*.c' '/a/sub' '/top.c' '/*.c' '/foo/*/bar' '/foo/x'
+		# "**": any run of names; "**/" one directory or more.
+		'foo/**/bar' '/foo/**/bar' '**/bar' '/**/bar' '**/sub/*.c' 'foo/**'
+		'foo/***' '/foo/***' '**.c' 'o**c' 'a**' '**' '***' 'deep/**/leaf'
+		'**/d3/leaf' 'x**i' 'b/**'
+		# '\': an escape where the pattern has wildcards, else a byte.
+		'back\slash' 'back\\slash' 'back\slash*' 'back\\slash*' '*\\slash'
+		'star\*' 'star*' 'tr\' 'tr\*' 'tr*\' 'tr\\*' '*\' 'e\' '\q' 'b\ack*'
+		'brk\[x' 'brk\[*'
+		# Classes, and a '[' that nothing closes, which matches nothing.
+		'[' 'brk[x' 'brk[*' '*[' '[]' '[!' '[a' 'brk[[]x' ']x' '[]]x'
+		'[[:digit:]]*' '[![:alpha:]]*' '[[:foo:]]*' '[[:foo:]q]' '[[:alpha]*'
+		'[[:x]y:]]*' '[]a]*' '[!a-z]*' '[^.a-z]*' '[a-c]*' '[\]]x' '[;#]x'
+		# Empty names: a doubled '/' matches nothing.
+		'a//sub' '/a//sub' 'sub//' '//sub' 'foo//bar/'
+		'nothing-matches' 'sp ace' $'nl\nx' $'nl?x'
+		# More of each kind together.
+		'*/*/' '/*/' 'sub/**/' '/deep/**' '*/**/leaf' '**/*' 'e\/**' '\*'
+		'a\/sub' 'a\/s*' '[!.]*' 'deep/*/' 'a/*/sub/'
+	)
+	for p in "${patterns[@]}"; do
+		rsync_vs_fhsum --exclude="$p" || bad=1
+		n=$((n + 1))
+	done
+	[ "$bad" = 0 ] || fail "some patterns differ from rsync (above)"
+	[ "$n" -ge 100 ] || fail "only $n patterns ran"
+}
+
+@test "--exclude-from as rsync reads it: ';' and '#' lines are comments, CR ends a line, patterns add up" {
+	command -v rsync >/dev/null || skip "rsync is not installed: it gives the expected file sets"
+	make_rules_tree
+	printf ';x\n#x\n; *.c\n# *.h\n*.h\r\n ;x\nq\rtr\r\r\n\n[\n' >pats
+	rsync_vs_fhsum --exclude-from=pats || return 1
+	rsync_vs_fhsum --exclude-from=pats --exclude='/sub/' || return 1
+	printf 'brk[x\n\\q\n;\n#\n*\\\n' >pats2
+	rsync_vs_fhsum --exclude-from=pats2 --exclude-from=pats
 }
 
 @test "--exclude matches the path from the directory operand; the operands themselves are never matched" {

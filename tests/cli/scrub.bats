@@ -292,6 +292,54 @@ sums_kept() {
 	[ "$(cat got.rc)" = 64 ] && grep -q "invalid time interval" got.err || fail "$(cat got.err)"
 }
 
+@test "--max-time takes every duration timeout(1) takes (blanks, '+', exponents, hex, inf) and refuses what it refuses, exit 64" {
+	make_tree 1 10
+	local s want
+	# VALUE:SECONDS, as --debug prints them (%g); timeout must take VALUE.
+	for s in ' 5:5' '+5:5' '	5:5' '1e3:1000' '1E3:1000' '1.5e1s:15' '1e1m:600' \
+		'2.5m:150' '.5:0.5' '5.:5' '0x10:16' '0X10:16' '0x1p4:16' '0x1.8p1h:10800' \
+		'inf:inf' 'INF:inf' 'infinity:inf' 'infs:inf' 'infd:inf' '1e400:inf' \
+		'1e-400:0' '-0:0' ' -0.0:0' '0:0' '00:0' '1d:86400' '40000d:3.456e+09'; do
+		want=${s##*:}
+		s=${s%:*}
+		timeout -- "$s" true || fail "timeout refuses '$s'"
+		capture got fhsum --debug --scrub=L --max-time="$s"
+		rc_is "'$s'" 0
+		grep -qx "PROG: scrub budget: 18446744073709551615 bytes, $want s" got.err ||
+			fail "'$s': want $want s:" "$(grep budget got.err)"
+	done
+	for s in -1 -inf nan -nan NAN '5 ' '' ' ' 5ss 1ms 0x 1e 1e+ 1.5.2 5S 5M 1,5 abc \
+		--5 +-5 1x 'inf x' 0x1p 5e; do
+		! timeout -- "$s" true 2>/dev/null || fail "timeout takes '$s'"
+		capture got fhsum --scrub=L --max-time="$s"
+		rc_is "'$s'" 64
+		grep -qxF "PROG: invalid time interval: '$s'" got.err || fail "'$s':" "$(cat got.err)"
+	done
+	# Infinite is no limit: the whole list, and no plan for later runs.
+	capture got fhsum --scrub=L --max-time=inf
+	rc_is "inf" 0
+	! grep -q 'at this budget' got.err || fail "inf planned runs:" "$(cat got.err)"
+}
+
+@test "--max-time reads a number as the locale writes it or as C does, as timeout does (de_DE: 1,5 and 1.5)" {
+	[ -e /usr/share/i18n/locales/de_DE ] && command -v localedef >/dev/null ||
+		skip "no de_DE locale source to build one from"
+	mkdir loc && localedef -i de_DE -f UTF-8 "$PWD/loc/de_DE.UTF-8" >/dev/null 2>&1 || :
+	local de=(env LOCPATH="$PWD/loc" LC_ALL=de_DE.UTF-8) s
+	[ "$("${de[@]}" locale decimal_point 2>/dev/null)" = , ] || skip "the de_DE locale could not be built"
+	make_tree 1 10
+	for s in 1,5 1.5 1,5e1 0x1,8p1 0x1.8p1 ' 2,5m'; do
+		"${de[@]}" timeout "$s" true || fail "timeout refuses '$s' in de_DE"
+		capture got "${de[@]}" "${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L --max-time="$s"
+		rc_is "de_DE '$s'" 0
+	done
+	for s in 1.5, 1,5. 1,,5; do
+		! "${de[@]}" timeout -- "$s" true 2>/dev/null || fail "timeout takes '$s' in de_DE"
+		capture got "${de[@]}" "${FHSUM_WRAP[@]}" "$FHSUM" --scrub=L --max-time="$s"
+		rc_is "de_DE '$s'" 64
+	done
+}
+
 @test "--max-time stops feeding when time runs out (timed)" {
 	timed_test
 	mkdir t

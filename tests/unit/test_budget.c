@@ -1,7 +1,8 @@
 /* test_budget.c: cmd/budget.c, the budgets of --max-time and --max-bytes.
  * The sizes' expected values are what GNU head -c 9.1 read each string
  * as (tests/cli/scrub.bats also asks head itself); the durations' are
- * timeout(1)'s documented units. */
+ * what timeout(1) 9.1 takes (scrub.bats asks timeout itself). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,9 +75,24 @@ int main(void)
 	duration_row("2h", 1, 7200);
 	duration_row("1d", 1, 86400);
 	duration_row("0.25h", 1, 900);
+	/* What strtod takes, as timeout(1) reads it. */
+	duration_row(" 5", 1, 5);
+	duration_row("\t5", 1, 5);
+	duration_row("+5", 1, 5);
+	duration_row("1e3", 1, 1000);
+	duration_row("1.5e1s", 1, 15);
+	duration_row("1e1m", 1, 600);
+	duration_row("0x10", 1, 16);
+	duration_row("0x1.8p1h", 1, 10800);
+	duration_row("inf", 1, HUGE_VAL);
+	duration_row("infinity", 1, HUGE_VAL);
+	duration_row("1e400", 1, HUGE_VAL);
+	duration_row("1e-400", 1, 0);
+	duration_row("-0", 1, 0);
+	duration_row("40000d", 1, 40000.0 * 86400);
 	static const char *const bad_durations[] = {
-		"", "s", ".", "-1", "1x", "1 m", "1ms", "1e3", "+1", "1..2",
-		"40000d",
+		"", "s", ".", "-1", "1x", "1 m", "1ms", "1..2", "5 ", " ",
+		"nan", "-inf", "0x", "1e", "1e+", "5S", "5M", "+-5", "5ss",
 	};
 	for (size_t i = 0; i < sizeof bad_durations / sizeof *bad_durations; i++)
 		duration_row(bad_durations[i], 0, 0);

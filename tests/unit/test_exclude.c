@@ -2,10 +2,11 @@
  * --exclude-from.  A table of pattern, path, kind and answer for
  * fh_excluded, one for fh_excluded_path, then files of patterns read
  * through a pipe.  Rows marked "rsync" are the examples of rsync(1)'s
- * PATTERN MATCHING RULES where its rules and fhsum's agree; rows marked
- * "unlike rsync" are where fhsum's rules part from it (a pattern with an
- * inner '/' is anchored at the walk's root; "**" then '/' also matches
- * no directory).  Every expected answer is written here. */
+ * PATTERN MATCHING RULES.  Every expected answer is written here, and is
+ * what rsync 3.x does with the pattern and the path: each row of the
+ * first table was run through rsync -r --exclude, but those whose
+ * directory rsync would leave out first, which follow its rules as
+ * written; tests/cli/exclude.bats asks rsync itself. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -77,36 +78,55 @@ static const struct row rows[] = {
 	{ "/foo", "foo", D, 1 },
 	{ "/foo", "sub/foo", F, 0 },
 	{ "/foo", "foo/bar", F, 0 },
-	{ "///foo", "foo", F, 1 },
+	/* Only the first '/' anchors; names have no empty component, so
+	 * the others match nothing. */
+	{ "///foo", "foo", F, 0 },
+	{ "//foo", "foo", F, 0 },
 	/* rsync: "foo/" would exclude any directory named foo. */
 	{ "foo/", "foo", D, 1 },
 	{ "foo/", "foo", F, 0 },
 	{ "foo/", "a/b/foo", D, 1 },
 	{ "foo/", "a/b/foo", F, 0 },
-	{ "foo//", "foo", D, 1 },
+	{ "foo//", "foo", D, 0 },
 	{ "*/", "anything", D, 1 },
 	{ "*/", "anything", F, 0 },
 	{ "/foo/", "foo", D, 1 },
 	{ "/foo/", "a/foo", D, 0 },
 	/* rsync: foo, a star, bar, '/' between them, would exclude bar two
-	 * levels below foo; here anchored at the root (unlike rsync, which
-	 * also matches a/foo/x/bar). */
+	 * levels below foo: an inner '/' matches the last names of the
+	 * path, at any depth. */
 	{ "foo/*/bar", "foo/x/bar", F, 1 },
 	{ "foo/*/bar", "foo/x/bar", D, 1 },
 	{ "foo/*/bar", "foo/bar", F, 0 },
 	{ "foo/*/bar", "foo/x/y/bar", F, 0 },
-	{ "foo/*/bar", "a/foo/x/bar", F, 0 },
+	{ "foo/*/bar", "a/foo/x/bar", F, 1 },
+	{ "foo/*/bar", "a/b/foo/x/bar", D, 1 },
+	{ "foo/*/bar", "afoo/x/bar", F, 0 },
 	{ "foo/*/bar", "foo/x/barn", F, 0 },
 	{ "/foo/*/bar", "foo/x/bar", F, 1 },
+	{ "/foo/*/bar", "a/foo/x/bar", F, 0 },
+	{ "sub/*.c", "sub/a.c", F, 1 },
+	{ "sub/*.c", "a/b/sub/a.c", F, 1 },
+	{ "sub/*.c", "a/xsub/a.c", F, 0 },
+	{ "b/sub", "a/b/sub", D, 1 },
+	{ "b/sub", "sub", D, 0 },
+	{ "a/b/c", "b/c", F, 0 },
+	/* Without wildcards, the same: the last names, byte for byte. */
+	{ "foo/bar", "x/foo/bar", F, 1 },
+	{ "foo/bar", "x/afoo/bar", F, 0 },
+	{ "foo/bar", "foo/bar", D, 1 },
 	/* rsync: "/foo/", "**", "/bar" would exclude bar two or more levels
-	 * below foo; here "**" then '/' also matches no directory (unlike
-	 * rsync). */
+	 * below foo: "**" then '/' is one directory at least. */
 	{ "/foo/**/bar", "foo/x/bar", F, 1 },
 	{ "/foo/**/bar", "foo/x/y/z/bar", F, 1 },
-	{ "/foo/**/bar", "foo/bar", F, 1 },
+	{ "/foo/**/bar", "foo/bar", F, 0 },
 	{ "/foo/**/bar", "foo/barn", F, 0 },
 	{ "/foo/**/bar", "xfoo/bar", F, 0 },
-	{ "foo/**/bar", "foo/bar", D, 1 },
+	{ "/foo/**/bar", "a/foo/x/bar", F, 0 },
+	{ "foo/**/bar", "foo/bar", D, 0 },
+	/* Not anchored, "**" inside: from the start or after any '/'. */
+	{ "foo/**/bar", "a/foo/x/bar", F, 1 },
+	{ "foo/**/bar", "a/xfoo/x/bar", F, 0 },
 	/* "**" at the start and after '/', then '/'. */
 	{ "**/node_modules", "node_modules", D, 1 },
 	{ "**/node_modules", "a/node_modules", D, 1 },
@@ -116,13 +136,17 @@ static const struct row rows[] = {
 	{ "**/node_modules", "a/xnode_modules", D, 0 },
 	{ "**/node_modules", "a/node_modules/x", F, 0 },
 	{ "**/node_modules/", "a/node_modules", F, 0 },
-	{ "/**/node_modules", "node_modules", D, 1 },
-	{ "**/**/x", "x", F, 1 },
+	{ "/**/node_modules", "node_modules", D, 0 },
+	{ "/**/node_modules", "a/node_modules", D, 1 },
+	{ "**/**/x", "x", F, 0 },
+	{ "**/**/x", "a/x", F, 1 },
+	{ "**/**/x", "a/b/x", F, 1 },
 	{ "**/**/x", "a/b/c/x", F, 1 },
 	{ "**/*.c", "a.c", F, 1 },
 	{ "**/*.c", "a/b/a.c", F, 1 },
 	{ "**/*.c", "a/b.c/d", F, 0 },
-	{ "a/**/b/**/c", "a/b/c", F, 1 },
+	{ "a/**/b/**/c", "a/b/c", F, 0 },
+	{ "a/**/b/**/c", "a/x/b/y/c", F, 1 },
 	{ "a/**/b/**/c", "a/x/b/y/z/c", F, 1 },
 	{ "a/**/b/**/c", "a/x/y/c", F, 0 },
 	/* "dir/" "**": everything under dir, not dir itself. */
@@ -131,15 +155,16 @@ static const struct row rows[] = {
 	{ "dir/**", "dir/a/b/c", F, 1 },
 	{ "dir/**", "dir/.x", D, 1 },
 	{ "dir/**", "dir2/a", F, 0 },
-	{ "dir/**", "a/dir/b", F, 0 },
+	{ "dir/**", "a/dir/b", F, 1 },
+	{ "/dir/**", "a/dir/b", F, 0 },
 	/* rsync's trailing "/" "***": the directory (as "dir/") and all
 	 * in it. */
 	{ "dir/***", "dir", D, 1 },
 	{ "dir/***", "dir", F, 0 },
 	{ "dir/***", "dir/a/b", F, 1 },
 	{ "dir/***", "dir2", D, 0 },
-	/* "**" without '/': still the whole path (rsync: "**" can match a
-	 * slash). */
+	/* "**" without '/': first, the whole path; inside, from the start
+	 * or after any '/' (rsync: "**" can match a slash). */
 	{ "**", "a", F, 1 },
 	{ "**", "a/b/c", D, 1 },
 	{ "**.o", "x/y.o", F, 1 },
@@ -147,8 +172,10 @@ static const struct row rows[] = {
 	{ "**.o", "y.c", F, 0 },
 	{ "a**b", "a/x/b", F, 1 },
 	{ "a**b", "ab", F, 1 },
-	{ "a**b", "x/ab", F, 0 },
-	{ "x**", "y/x", F, 0 },
+	{ "a**b", "x/ab", F, 1 },
+	{ "a**b", "xa/b", F, 0 },
+	{ "x**", "y/x", F, 1 },
+	{ "x**", "yx", F, 0 },
 	/* '*' and '?' never cross a '/', nor does a class. */
 	{ "/a*b", "a/b", F, 0 },
 	{ "/a?b", "a/b", F, 0 },
@@ -177,8 +204,13 @@ static const struct row rows[] = {
 	{ "[\\]]", "]", F, 1 },
 	{ "[a\\-z]", "-", F, 1 },
 	{ "[a\\-z]", "b", F, 0 },
+	/* A range from a byte above its end holds nothing, but that byte
+	 * was a member before the '-' was seen (rsync's wildmatch). */
 	{ "[z-a]", "m", F, 0 },
-	{ "[z-a]", "z", F, 0 },
+	{ "[z-a]", "z", F, 1 },
+	{ "[z-a]", "a", F, 0 },
+	{ "[a-c-e]", "-", F, 1 },
+	{ "[a-c-e]", "d", F, 0 },
 	{ "[!!]", "!", F, 0 },
 	{ "[!!]", "x", F, 1 },
 	{ "[\200-\377]", "\303", F, 1 },
@@ -202,12 +234,24 @@ static const struct row rows[] = {
 	{ "[![:alnum:]]", "_", F, 1 },
 	{ "[![:alnum:]]", "z", F, 0 },
 	{ "[[:bogus:]]", "b", F, 0 },
-	/* A '[' that nothing closes is a plain byte. */
-	{ "[ab", "[ab", F, 1 },
+	/* An unknown class makes the pattern match nothing (rsync). */
+	{ "[[:bogus:]b]", "b", F, 0 },
+	/* "[:" without ':' before the next ']' is a '[' member. */
+	{ "[[:alpha]", ":", F, 1 },
+	{ "[[:alpha]", "[", F, 1 },
+	{ "[[:x]y:]]", "x", F, 0 },
+	{ "[[:x]y:]]", "xy:]]", F, 1 },
+	{ "[[:x]y:]]", ":y:]]", F, 1 },
+	/* A '[' that nothing closes: the pattern matches nothing. */
+	{ "[ab", "[ab", F, 0 },
 	{ "[ab", "a", F, 0 },
-	{ "a[", "a[", F, 1 },
-	{ "[!", "[!", F, 1 },
-	/* Escapes. */
+	{ "a[", "a[", F, 0 },
+	{ "[!", "[!", F, 0 },
+	{ "[", "[", F, 0 },
+	{ "*[", "a[", F, 0 },
+	{ "[]", "[]", F, 0 },
+	{ "[a\\", "[a\\", F, 0 },
+	/* Escapes, in a pattern with a wildcard ('*', '?' or '['). */
 	{ "\\*", "*", F, 1 },
 	{ "\\*", "a", F, 0 },
 	{ "\\?", "?", F, 1 },
@@ -215,25 +259,40 @@ static const struct row rows[] = {
 	{ "\\[a]", "[a]", F, 1 },
 	{ "\\[a]", "a", F, 0 },
 	{ "a\\[b", "a[b", F, 1 },
-	{ "a\\\\b", "a\\b", F, 1 },
-	{ "\\a", "a", F, 1 },
+	{ "a\\\\b*", "a\\b", F, 1 },
+	{ "\\a*", "a", F, 1 },
+	{ "?\\*", "a*", F, 1 },
+	{ "?\\*", "ab", F, 0 },
+	/* A '\' that ends a pattern with a wildcard matches nothing. */
+	{ "a*\\", "a\\", F, 0 },
+	{ "a*\\", "ab", F, 0 },
+	{ "*\\", "\\", F, 0 },
+	/* Without a wildcard, '\' is a byte like any other. */
+	{ "a\\b", "a\\b", F, 1 },
+	{ "a\\b", "ab", F, 0 },
+	{ "a\\\\b", "a\\b", F, 0 },
+	{ "\\a", "a", F, 0 },
+	{ "\\a", "\\a", F, 1 },
 	{ "a\\", "a\\", F, 1 },
 	{ "a\\", "a", F, 0 },
 	{ "\\*\\*", "**", F, 1 },
 	{ "\\*\\*", "a/b", F, 0 },
-	{ "a\\/", "a", D, 1 },
-	{ "a\\/", "a", F, 0 },
-	{ "a\\\\/", "a\\", D, 1 },
-	/* Empty components: names have none, "a//b" is "a/b"; "/" and ""
-	 * match nothing. */
-	{ "a//b", "a/b", F, 1 },
-	{ "//a///b//", "a/b", D, 1 },
+	/* A trailing '/' is the last byte, a '\' before it or not. */
+	{ "a\\/", "a", D, 0 },
+	{ "a\\/", "a\\", D, 1 },
+	{ "a\\/", "a\\", F, 0 },
+	{ "a\\\\/", "a\\\\", D, 1 },
+	{ "a\\\\/", "a\\", D, 0 },
+	/* Empty components: names have none, so a doubled '/' matches
+	 * nothing; "/" and "" match nothing. */
+	{ "a//b", "a/b", F, 0 },
+	{ "//a///b//", "a/b", D, 0 },
 	{ "//a///b//", "a/b", F, 0 },
 	{ "/", "a", D, 0 },
 	{ "", "a", F, 0 },
 	{ "", "", F, 0 },
-	{ "**//x", "a/x", F, 1 },
-	{ "**//x", "x", F, 1 },
+	{ "**//x", "a/x", F, 0 },
+	{ "**//x", "x", F, 0 },
 };
 
 /* fh_excluded_path: the file, or a directory above it. */
@@ -359,7 +418,11 @@ static void check_files(void)
 		"\r\n"
 		"  \n"
 		" #x\n"
+		"; a comment too\n"
+		" ;y\n"
 		"/a\\ b\n"
+		"/a\\ b*\n"
+		"p\rq\r\r;r\rs\n"
 		"last";
 	struct fh_exclude x;
 	uint64_t line = 0;
@@ -377,7 +440,15 @@ static void check_files(void)
 	CHECK(!EXCLUDED(&x, "# a comment, then a blank line", false));
 	CHECK(EXCLUDED(&x, "  ", false));       /* blanks are a name */
 	CHECK(EXCLUDED(&x, " #x", false));      /* '#' only first */
-	CHECK(EXCLUDED(&x, "a b", false));
+	CHECK(!EXCLUDED(&x, "; a comment too", false));
+	CHECK(EXCLUDED(&x, " ;y", false));      /* ';' only first */
+	CHECK(EXCLUDED(&x, "a\\ b", false));    /* no wildcard: '\' a byte */
+	CHECK(EXCLUDED(&x, "a b.c", false));    /* a wildcard: '\' escapes */
+	/* A CR ends a pattern as a newline does (rsync): p, q, s; ";r" is
+	 * a comment. */
+	CHECK(EXCLUDED(&x, "p", false) && EXCLUDED(&x, "q", false));
+	CHECK(EXCLUDED(&x, "s", false) && !EXCLUDED(&x, ";r", false));
+	CHECK(!EXCLUDED(&x, "p\rq", false));
 	CHECK(EXCLUDED(&x, "last", false));     /* no line end */
 	CHECK(!EXCLUDED(&x, "", false));
 	CHECK(!EXCLUDED(&x, "c", false));
@@ -387,6 +458,7 @@ static void check_files(void)
 	/* An empty file, and one of comments alone: no pattern. */
 	CHECK(read_text(&x, "", 0, NULL) == 0 && !fh_exclude_any(&x));
 	CHECK(read_text(&x, "#\n\n#*\n", 6, NULL) == 0 && !fh_exclude_any(&x));
+	CHECK(read_text(&x, ";\n\r\n;*\r", 7, NULL) == 0 && !fh_exclude_any(&x));
 
 	/* A line too long for any pattern: refused, by its number. */
 	size_t big = FH_EXCLUDE_LINE_MAX + 10;
