@@ -24,6 +24,7 @@
 #include "audit.h"
 #include "engine.h"
 #include "exclude.h"
+#include "listread.h"
 #include "quote.h"
 
 /* What a job of the walk is. */
@@ -60,10 +61,10 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 	fh_json_str("algorithm", fh_algo_get((enum fh_algo_id)algo)->name);
 	if (digest) {
 		if (c->base64)
-			a->text[fh_base64(a->text, digest, outlen)] = '\0';
+			a->st.text[fh_base64(a->st.text, digest, outlen)] = '\0';
 		else
-			fh_hex(a->text, digest, outlen);
-		fh_json_str("digest", a->text);
+			fh_hex(a->st.text, digest, outlen);
+		fh_json_str("digest", a->st.text);
 	}
 	if (meta)
 		fh_json_uint("size", meta->size);
@@ -75,38 +76,6 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 	if (err)
 		fh_json_str("error", fh_strerror(err));
 	fh_json_end();
-}
-
-void fh_audit_note_change(struct auditor *a, struct change ch)
-{
-	fh_audit_grow((void **)&a->changes, &a->changes_cap, a->nchanges, sizeof ch);
-	a->changes[a->nchanges++] = ch;
-}
-
-/* CAND: DIGEST holds one digest of each candidate (fh_job.chosen -1). */
-static void keep_new(struct auditor *a, const char *path, size_t len,
-		     const struct fh_algo *algo, const uint8_t *digest,
-		     size_t outlen, const struct fh_meta *meta, uint64_t size,
-		     struct fh_candidates *cand)
-{
-	size_t dlen = outlen * (cand ? cand->n : 1);
-	struct newfile *n = fh_audit_xmalloc(sizeof *n + len + 1 + dlen);
-
-	memcpy(n->name, path, len);
-	n->name[len] = '\0';
-	n->len = len;
-	n->cand = cand;
-	n->digest = (uint8_t *)n->name + len + 1;
-	memcpy(n->digest, digest, dlen);
-	n->algo = (uint8_t)algo->id;
-	n->outlen = (uint32_t)outlen;
-	n->has_meta = meta != NULL;
-	n->renamed = false;
-	n->size = size;
-	if (meta)
-		n->meta = *meta;
-	fh_audit_grow((void **)&a->news, &a->news_cap, a->nnews, sizeof *a->news);
-	a->news[a->nnews++] = n;
 }
 
 /* A listed file hashed: its status, and for --update its line's fate.
@@ -121,7 +90,7 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 	if (a->update) {
 		/* Metadata is written where the list keeps some, or --meta
 		 * asks for it. */
-		bool with_meta = now && (a->c->meta || a->any_meta);
+		bool with_meta = now && (a->c->meta || a->st.any_meta);
 
 		if (st == FH_ST_DAMAGED && !named) {
 			/* The list keeps the good digest, unless the file is
@@ -130,11 +99,11 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 			   (with_meta && (!fh_entry_meta(e, &listed) ||
 					  !fh_meta_equal(now, &listed)))) {
 			size_t dlen = e->outlen * (cand ? cand->n : 1);
-			uint8_t *d = fh_audit_xmalloc(dlen);
+			uint8_t *d = fh_store_xmalloc(dlen);
 
 			memcpy(d, digest, dlen);
-			fh_audit_note_change(a, (struct change){
-				.e = e, .action = REPLACE, .digest = d, .cand = cand,
+			fh_store_change(&a->st, (struct fh_change){
+				.e = e, .kind = FH_CH_REPLACE, .digest = d, .cand = cand,
 				.meta = with_meta ? *now : (struct fh_meta){ 0 },
 				.has_meta = with_meta });
 		}
@@ -167,18 +136,6 @@ static void job_settles(struct auditor *a, struct fh_job *job,
 	job->expect = expect;
 }
 
-/* Whether PATH (LEN bytes) is the list itself. */
-bool fh_audit_is_self(const struct auditor *a, const char *path, size_t len)
-{
-	size_t blen = a->self_known ? strlen(a->self_base) : 0;
-	struct stat st;
-
-	if (!a->self_known || len < blen || memcmp(path + len - blen, a->self_base, blen) != 0 ||
-	    (len > blen && path[len - blen - 1] != '/'))
-		return false;
-	return stat(path, &st) == 0 && st.st_dev == a->self_dev && st.st_ino == a->self_ino;
-}
-
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct auditor *a = ctx;
@@ -187,7 +144,7 @@ static bool next(void *ctx, struct fh_job *job)
 
 	/* First the probes that settle the list's open lengths. */
 	if (fh_audit_probe(a, job)) {
-		struct rec *r = fh_audit_xmalloc(sizeof *r);
+		struct rec *r = fh_store_xmalloc(sizeof *r);
 
 		memset(r, 0, sizeof *r);
 		r->kind = K_PROBE;
@@ -197,7 +154,7 @@ static bool next(void *ctx, struct fh_job *job)
 	if (!fh_operands_next(a->ops, &path, &err))
 		return false;
 	size_t len = strlen(path);
-	struct rec *r = fh_audit_xmalloc(sizeof *r + (err ? len + 1 : 0));
+	struct rec *r = fh_store_xmalloc(sizeof *r + (err ? len + 1 : 0));
 
 	memset(r, 0, sizeof *r);
 	job->user = r;
@@ -208,16 +165,16 @@ static bool next(void *ctx, struct fh_job *job)
 		return true;
 	}
 	int stat_err = 0;
-	struct fh_entry *e = fh_manifest_find(&a->m, path, len);
+	struct fh_entry *e = fh_manifest_find(&a->st.m, path, len);
 
-	if (fh_audit_is_self(a, path, len)) {
+	if (fh_store_is_self(&a->st, path, len)) {
 		/* The list is no entry of itself: its digest is stale the
 		 * moment it is written.  A line for it (from a list made by
 		 * "fhsum -r p > p/SUMS") is ignored, and --update drops it. */
 		if (e && !(e->flags & FH_ENTRY_SEEN)) {
 			e->flags |= FH_ENTRY_SEEN;
 			if (a->update)
-				fh_audit_note_change(a, (struct change){ .e = e, .action = DROP });
+				fh_store_change(&a->st, (struct fh_change){ .e = e, .kind = FH_CH_DROP });
 		}
 		r->kind = K_TRUSTED;
 		return true;
@@ -254,11 +211,11 @@ static bool next(void *ctx, struct fh_job *job)
 		job->algo = fh_algo_get((enum fh_algo_id)e->algo);
 		job->outlen = e->outlen;
 		if (e->flags & FH_ENTRY_OPEN)
-			job_settles(a, job, fh_settle_for(&a->settle, a->c, e->outlen, NULL),
+			job_settles(a, job, fh_settle_for(&a->st.settle, e->outlen, NULL),
 				    fh_entry_digest(e));
 	} else {
 		r->kind = K_NEW;
-		job->algo = a->new_algo;
+		job->algo = a->st.new_algo;
 		job->outlen = a->new_outlen;
 		job_settles(a, job, a->new_cand, NULL);
 	}
@@ -274,7 +231,7 @@ static bool next(void *ctx, struct fh_job *job)
 /* Keeps PATH, which the walk could not read, as a name key. */
 static void add_blind(struct auditor *a, const char *path)
 {
-	char *tidy = fh_audit_xmalloc(strlen(path) + 1);
+	char *tidy = fh_store_xmalloc(strlen(path) + 1);
 	size_t klen;
 
 	strcpy(tidy, path);
@@ -283,7 +240,7 @@ static void add_blind(struct auditor *a, const char *path)
 
 	memmove(tidy, key, klen);
 	tidy[klen] = '\0';
-	fh_audit_grow((void **)&a->blind, &a->blind_cap, a->nblind, sizeof *a->blind);
+	fh_store_grow((void **)&a->blind, &a->blind_cap, a->nblind, sizeof *a->blind);
 	a->blind[a->nblind++] = tidy;
 }
 
@@ -365,7 +322,7 @@ static void done(void *ctx, struct fh_job *job)
 				a->unsettled++;
 			} else if (r->kind == K_PRESENT) {
 				bool open = r->e->flags & FH_ENTRY_OPEN;
-				bool match = fh_audit_settle_entry(a, r->e, job);
+				bool match = fh_store_settle_entry(&a->st, r->e, job);
 				enum fh_status st = fh_classify(
 					r->e, job->digest, r->has_before ? &r->before : NULL,
 					has_after ? &after : NULL);
@@ -381,7 +338,7 @@ static void done(void *ctx, struct fh_job *job)
 				present(a, r->e, job->path, len, job->digest, st, now, shown,
 					job->cand && job->chosen < 0 ? job->cand : NULL, r->named);
 			} else {
-				keep_new(a, job->path, len, job->algo, job->digest,
+				fh_store_add(&a->st, job->path, len, job->algo, job->digest,
 					 job->outlen, now, job->size,
 					 job->cand && job->chosen < 0 ? job->cand : NULL);
 			}
@@ -401,13 +358,13 @@ void fh_audit_set_scope(struct auditor *a)
 		a->expect_all = true;
 		return;
 	}
-	a->scope = fh_audit_xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
+	a->scope = fh_store_xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
 	for (int i = 0; i < a->ops->argc; i++) {
 		char *tidy = strdup(a->ops->argv[i]);
 
 		if (!tidy) {
 			fh_error(ENOMEM, "%s", "audit");
-			exit(STATUS_USAGE);
+			exit(FH_STATUS_USAGE);
 		}
 		fh_path_tidy(tidy);
 		size_t klen;
@@ -415,7 +372,7 @@ void fh_audit_set_scope(struct auditor *a)
 
 		if ((klen == 1 && key[0] == '.') || (klen == 2 && memcmp(key, "./", 2) == 0))
 			a->expect_all = true;
-		a->scope[a->nscope] = fh_audit_xmalloc(klen + 1);
+		a->scope[a->nscope] = fh_store_xmalloc(klen + 1);
 		memcpy(a->scope[a->nscope], key, klen);
 		a->scope[a->nscope++][klen] = '\0';
 		free(tidy);
@@ -476,24 +433,24 @@ bool fh_audit_hidden(const struct auditor *a, const char *key, size_t klen)
 
 bool fh_audit_probe(struct auditor *a, struct fh_job *job)
 {
-	for (size_t l = 0; l < a->settle.n; l++) {
-		struct fh_candidates *cand = &a->settle.cand[l];
+	for (size_t l = 0; l < a->st.settle.n; l++) {
+		struct fh_candidates *cand = &a->st.settle.cand[l];
 		struct fh_entry *best = NULL;
 		uint64_t best_size = UINT64_MAX;
 		size_t looked = 0;
 
-		if (a->settle.probed[l] || fh_settle_verdict(cand))
+		if (a->st.settle.probed[l] || fh_settle_verdict(cand))
 			continue;
-		a->settle.probed[l] = true;
-		for (size_t i = 0; i < a->m.n && looked < PROBE_LOOK &&
+		a->st.settle.probed[l] = true;
+		for (size_t i = 0; i < a->st.m.n && looked < PROBE_LOOK &&
 				   best_size > PROBE_SMALL; i++) {
-			struct fh_entry *e = &a->m.entries[i];
+			struct fh_entry *e = &a->st.m.entries[i];
 			struct fh_meta now, listed;
 			size_t klen;
 			const char *key;
 			uint64_t size;
 
-			if (!(e->flags & FH_ENTRY_OPEN) || e->outlen != a->settle.outlen[l] ||
+			if (!(e->flags & FH_ENTRY_OPEN) || e->outlen != a->st.settle.outlen[l] ||
 			    !fh_audit_in_scope(a, e))
 				continue;
 			key = fh_name_key(e->name, e->namelen, &klen);
@@ -526,7 +483,7 @@ bool fh_audit_probe(struct auditor *a, struct fh_job *job)
 }
 
 /* New file N hashed with candidates: its digest under the verdict. */
-static void take_verdict(struct newfile *n, const struct fh_algo *v)
+static void take_verdict(struct fh_newfile *n, const struct fh_algo *v)
 {
 	for (size_t i = 0; i < n->cand->n; i++)
 		if (n->cand->algo[i] == v)
@@ -538,20 +495,20 @@ static void take_verdict(struct newfile *n, const struct fh_algo *v)
 /* The missing entry new file N takes the content of, or NULL.  Hashed
  * with candidates and no verdict yet, N may show one: its digest under
  * some candidate is an open entry's. */
-static struct fh_entry *pair_new(struct auditor *a, struct newfile *n)
+static struct fh_entry *pair_new(struct auditor *a, struct fh_newfile *n)
 {
 	const struct fh_algo *v;
 
 	if (n->cand && (v = fh_settle_verdict(n->cand)) != NULL)
 		take_verdict(n, v);
 	if (!n->cand) {
-		struct fh_entry *e = fh_manifest_pair(&a->m, n->algo, n->digest, n->outlen);
-		struct fh_candidates *cand = fh_settle_for(&a->settle, a->c, n->outlen, NULL);
+		struct fh_entry *e = fh_manifest_pair(&a->st.m, n->algo, n->digest, n->outlen);
+		struct fh_candidates *cand = fh_settle_for(&a->st.settle, n->outlen, NULL);
 
 		/* An open entry is filed under the first candidate. */
 		if (e || !cand || cand->algo[0]->id == n->algo)
 			return e;
-		e = fh_manifest_pair(&a->m, cand->algo[0]->id, n->digest, n->outlen);
+		e = fh_manifest_pair(&a->st.m, cand->algo[0]->id, n->digest, n->outlen);
 		if (e && !(e->flags & FH_ENTRY_OPEN)) {
 			e->flags &= (uint8_t)~FH_ENTRY_PAIRED;
 			return NULL;
@@ -564,7 +521,7 @@ static struct fh_entry *pair_new(struct auditor *a, struct newfile *n)
 	}
 	for (size_t i = 0; i < n->cand->n; i++) {
 		/* Open entries are filed under the first candidate. */
-		struct fh_entry *e = fh_manifest_pair(&a->m, n->cand->algo[0]->id,
+		struct fh_entry *e = fh_manifest_pair(&a->st.m, n->cand->algo[0]->id,
 						      n->digest + i * n->outlen, n->outlen);
 
 		if (!e)
@@ -588,8 +545,8 @@ static void finish(struct auditor *a)
 {
 	const struct cli *c = a->c;
 
-	for (size_t i = 0; i < a->m.n; i++) {
-		struct fh_entry *e = &a->m.entries[i];
+	for (size_t i = 0; i < a->st.m.n; i++) {
+		struct fh_entry *e = &a->st.m.entries[i];
 		size_t klen;
 		const char *key;
 
@@ -608,24 +565,24 @@ static void finish(struct auditor *a)
 	}
 	/* Open entries of a length settled meanwhile take the verdict, so
 	 * that new names pair with them by it. */
-	for (size_t i = 0; i < a->m.n; i++) {
-		struct fh_entry *e = &a->m.entries[i];
+	for (size_t i = 0; i < a->st.m.n; i++) {
+		struct fh_entry *e = &a->st.m.entries[i];
 		struct fh_candidates *cand;
 		const struct fh_algo *v;
 
 		if ((e->flags & FH_ENTRY_OPEN) &&
-		    (cand = fh_settle_for(&a->settle, c, e->outlen, NULL)) &&
+		    (cand = fh_settle_for(&a->st.settle, e->outlen, NULL)) &&
 		    (v = fh_settle_verdict(cand))) {
 			e->algo = (uint8_t)v->id;
 			e->flags &= (uint8_t)~FH_ENTRY_OPEN;
 		}
 	}
-	if (!fh_manifest_index_missing(&a->m)) {
-		fh_error(ENOMEM, "%s", fh_quotef(a->list, strlen(a->list)));
-		exit(STATUS_USAGE);
+	if (!fh_manifest_index_missing(&a->st.m)) {
+		fh_error(ENOMEM, "%s", fh_quotef(a->st.name, strlen(a->st.name)));
+		exit(FH_STATUS_USAGE);
 	}
-	for (size_t i = 0; i < a->nnews; i++) {
-		struct newfile *n = a->news[i];
+	for (size_t i = 0; i < a->st.nnews; i++) {
+		struct fh_newfile *n = a->st.news[i];
 		struct fh_entry *e = pair_new(a, n);
 
 		if (e) {
@@ -639,8 +596,8 @@ static void finish(struct auditor *a)
 			       e->name, e->namelen);
 			if (a->update && c->prune) {
 				n->renamed = true;
-				fh_audit_note_change(a, (struct change){
-					.e = e, .action = RENAME, .name = n->name,
+				fh_store_change(&a->st, (struct fh_change){
+					.e = e, .kind = FH_CH_RENAME, .name = n->name,
 					.len = n->len, .meta = n->meta,
 					.has_meta = n->has_meta &&
 						    ((e->flags & FH_ENTRY_META) || c->meta) });
@@ -653,8 +610,8 @@ static void finish(struct auditor *a)
 		fh_audit_report(a, n->name, n->len, FH_ST_NEW, n->algo, n->digest, n->outlen,
 		       n->size != UINT64_MAX ? &sz : NULL, 0, NULL, 0);
 	}
-	for (size_t i = 0; i < a->m.n; i++) {
-		struct fh_entry *e = &a->m.entries[i];
+	for (size_t i = 0; i < a->st.m.n; i++) {
+		struct fh_entry *e = &a->st.m.entries[i];
 
 		struct fh_meta listed;
 
@@ -670,7 +627,7 @@ static void finish(struct auditor *a)
 		       fh_entry_digest(e), e->outlen,
 		       fh_entry_meta(e, &listed) ? &listed : NULL, 0, NULL, 0);
 		if (a->update)
-			fh_audit_note_change(a, (struct change){ .e = e, .action = DROP });
+			fh_store_change(&a->st, (struct fh_change){ .e = e, .kind = FH_CH_DROP });
 	}
 }
 
@@ -686,9 +643,9 @@ int fh_audit_status(struct auditor *a)
 
 	fh_progress_clear();
 	if (!c->status_only) {
-		warn_count(a->bad_lines, "line is improperly formatted",
+		warn_count(a->st.bad_lines, "line is improperly formatted",
 			   "lines are improperly formatted");
-		warn_count(a->duplicates, "duplicate entry (the first line of a name counts)",
+		warn_count(a->st.duplicates, "duplicate entry (the first line of a name counts)",
 			   "duplicate entries (the first line of a name counts)");
 		warn_count(a->walk_errors, "name in the tree could not be read",
 			   "names in the tree could not be read");
@@ -709,22 +666,38 @@ int fh_audit_status(struct auditor *a)
 					    "--prune drops it)",
 			   "listed files missing (their lines kept: --prune drops them)");
 	}
-	return (a->added ? BIT_NEW : 0) |
-	       (a->missing || a->kept_missing ? BIT_MISSING : 0) |
-	       (a->changed || a->unsettled ? BIT_CHANGED : 0) |
-	       (a->moved ? BIT_MOVED : 0) | (a->damaged ? BIT_DAMAGED : 0) |
+	return (a->added ? FH_BIT_NEW : 0) |
+	       (a->missing || a->kept_missing ? FH_BIT_MISSING : 0) |
+	       (a->changed || a->unsettled ? FH_BIT_CHANGED : 0) |
+	       (a->moved ? FH_BIT_MOVED : 0) | (a->damaged ? FH_BIT_DAMAGED : 0) |
 	       (a->unreadable || a->walk_errors || a->unchecked ||
-		(c->strict && (a->bad_lines || a->duplicates)) ? BIT_UNREADABLE : 0);
+		(c->strict && (a->st.bad_lines || a->st.duplicates)) ? FH_BIT_UNREADABLE : 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* --against: the second list in place of the tree. */
 
-static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t hash,
+/* An improper line of the second list: counted with the first's. */
+static void against_bad(void *ctx, uint64_t lineno)
+{
+	struct auditor *a = ctx;
+	const struct cli *c = a->c;
+
+	a->st.bad_lines++;
+	if (c->warn)
+		fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
+			    "checksum line",
+			 fh_quotef(c->against, strlen(c->against)), lineno,
+			 c->label ? c->label : "", c->label ? " " : "");
+}
+
+static void against_entry(void *ctx, struct fh_list_line *l, uint64_t hash,
 			  const uint8_t *digest, const struct fh_meta *meta,
 			  uint64_t lineno)
 {
-	struct fh_entry *e = fh_manifest_find_hashed(&a->m, hash, l->name, l->namelen);
+	struct auditor *a = ctx;
+
+	struct fh_entry *e = fh_manifest_find_hashed(&a->st.m, hash, l->name, l->namelen);
 	size_t klen;
 	const char *key = fh_name_key(l->name, l->namelen, &klen);
 
@@ -734,12 +707,12 @@ static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t ha
 	if (fh_audit_hidden(a, key, klen))
 		return;
 	if (!e) {
-		keep_new(a, l->name, l->namelen, l->algo, digest, l->outlen, meta,
+		fh_store_add(&a->st, l->name, l->namelen, l->algo, digest, l->outlen, meta,
 			 meta ? meta->size : UINT64_MAX, NULL);
 		return;
 	}
 	if (e->flags & FH_ENTRY_SEEN) {
-		a->bad_lines++; /* a second line for one name */
+		a->st.bad_lines++; /* a second line for one name */
 		return;
 	}
 	e->flags |= FH_ENTRY_SEEN;
@@ -763,45 +736,112 @@ static void against_entry(struct auditor *a, struct fh_list_line *l, uint64_t ha
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* The list: opened, read and written through the store. */
+
+static void say_bad_line(void *ctx, uint64_t lineno)
+{
+	struct auditor *a = ctx;
+	const struct cli *c = a->c;
+
+	if (c->warn)
+		fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
+			    "checksum line",
+			 fh_quotef(a->st.name, strlen(a->st.name)), lineno,
+			 c->label ? c->label : "", c->label ? " " : "");
+}
+
+/* The list is ambiguous, which is said whatever -w says. */
+static void say_duplicate(void *ctx, const struct fh_list_line *l, uint64_t lineno,
+			  uint64_t first)
+{
+	struct auditor *a = ctx;
+
+	if (a->c->status_only)
+		return;
+	fh_error(0, "%s: %" PRIu64 ": duplicate entry for %s: line %" PRIu64
+		    " counts", fh_quotef(a->st.name, strlen(a->st.name)), lineno,
+		 fh_quotef(l->name, l->namelen), first);
+}
+
+void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
+{
+	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->any_sha3, c->check_outlen);
+	p->any_sha2 = c->any_sha2;
+}
+
+void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *how)
+{
+	const struct fh_store_events ev = { a, say_bad_line, say_duplicate };
+	int err = fh_store_open(&a->st, hold, a->c->no_wait, how, &ev);
+
+	if (err > 0)
+		fh_error(err, "%s", fh_quotef(a->st.name, strlen(a->st.name)));
+	if (err)
+		exit(FH_STATUS_USAGE);
+}
+
+int fh_audit_store_error(struct auditor *a, int err)
+{
+	if (err > 0)
+		fh_error(err, "%s: the list was not updated",
+			 fh_quotef(a->st.name, strlen(a->st.name)));
+	return err ? FH_STATUS_USAGE : 0;
+}
+
+int fh_audit_write(struct auditor *a)
+{
+	const struct fh_candidates *open;
+	int err = fh_store_write(&a->st, &open);
+
+	if (err == FH_STORE_UNSETTLED) {
+		char names[128];
+
+		fh_settle_names(open, names, sizeof names);
+		fh_error(0, "%s: untagged lines of %u hex digits may be %s, and no file "
+			    "read matched one: give -a; the list was not updated",
+			 fh_quotef(a->st.name, strlen(a->st.name)),
+			 2 * open->algo[0]->digest_bytes, names);
+		return FH_STATUS_USAGE;
+	}
+	return fh_audit_store_error(a, err);
+}
+
 void fh_audit_free(struct auditor *a)
 {
-	for (size_t i = 0; i < a->nnews; i++)
-		free(a->news[i]);
-	for (size_t i = 0; i < a->nchanges; i++)
-		if (a->changes[i].action == REPLACE)
-			free(a->changes[i].digest);
 	for (size_t i = 0; i < a->nscope; i++)
 		free(a->scope[i]);
 	for (size_t i = 0; i < a->nblind; i++)
 		free(a->blind[i]);
 	free(a->blind);
 	free(a->scope);
-	free(a->news);
-	free(a->changes);
-	fh_manifest_free(&a->m);
+	fh_store_release(&a->st);
 	free(a);
 }
 
 int fh_audit(const struct cli *c, struct operands *ops)
 {
-	struct auditor *a = fh_audit_xmalloc(sizeof *a);
+	struct auditor *a = fh_store_xmalloc(sizeof *a);
+	struct fh_list_parser how;
 
 	memset(a, 0, sizeof *a);
 	a->c = c;
 	a->ops = ops;
 	a->update = c->update != NULL;
-	a->list = c->update ? c->update : c->audit;
-	a->first_form = -1;
-	fh_manifest_init(&a->m);
+	fh_store_init(&a->st, c->update ? c->update : c->audit, c);
+	a->st.new_form = (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
+			 (c->base64 ? FH_FMT_BASE64 : 0);
+	a->st.new_meta = c->meta;
 	/* Metadata trusts lines (--update): the walk stats ahead, on its
 	 * threads, while LIST is read. */
 	if (a->update) {
 		ops->want_meta = true;
 		fh_operands_prime(ops);
 	}
-	fh_audit_load(a);
+	fh_audit_parser(c, &how);
+	fh_audit_open(a, a->update, &how);
 	/* ... and tells DAMAGED from CHANGED in an audit. */
-	ops->want_meta = a->update || a->any_meta;
+	ops->want_meta = a->update || a->st.any_meta;
 	/* --update's statuses say what the new list holds: they wait for
 	 * it to be written, and go unsaid if it is not. */
 	if (a->update)
@@ -809,23 +849,23 @@ int fh_audit(const struct cli *c, struct operands *ops)
 
 	/* New files take -a, else the list's one algorithm. */
 	if (c->algo_given) {
-		a->new_algo = c->algo;
+		a->st.new_algo = c->algo;
 		a->new_outlen = c->outlen;
-	} else if (a->m.algo >= 0) {
-		a->new_algo = fh_algo_get((enum fh_algo_id)a->m.algo);
-		a->new_outlen = a->m.outlen;
+	} else if (a->st.m.algo >= 0) {
+		a->st.new_algo = fh_algo_get((enum fh_algo_id)a->st.m.algo);
+		a->new_outlen = a->st.m.outlen;
 		/* The list's lines are of a length left to settle: so are new
 		 * files, hashed with the candidates until the verdict. */
-		for (size_t i = 0; i < a->m.n && !a->new_cand; i++)
-			if (a->m.entries[i].flags & FH_ENTRY_OPEN)
-				a->new_cand = fh_settle_for(&a->settle, c, a->m.outlen, NULL);
-	} else if (a->m.algo == -1) {
-		a->new_algo = fh_algo_get(FH_SHA3_256);
-		a->new_outlen = a->new_algo->digest_bytes;
+		for (size_t i = 0; i < a->st.m.n && !a->new_cand; i++)
+			if (a->st.m.entries[i].flags & FH_ENTRY_OPEN)
+				a->new_cand = fh_settle_for(&a->st.settle, a->st.m.outlen, NULL);
+	} else if (a->st.m.algo == -1) {
+		a->st.new_algo = fh_algo_get(FH_SHA3_256);
+		a->new_outlen = a->st.new_algo->digest_bytes;
 	} else if (!c->against) {
 		fh_error(0, "%s: lines of several algorithms: give -a for new files",
-			 fh_quotef(a->list, strlen(a->list)));
-		fh_usage(STATUS_USAGE);
+			 fh_quotef(a->st.name, strlen(a->st.name)));
+		fh_usage(FH_STATUS_USAGE);
 	}
 
 	if (c->against) {
@@ -833,15 +873,19 @@ int fh_audit(const struct cli *c, struct operands *ops)
 
 		if (fd < 0) {
 			fh_error(errno, "%s", fh_quotef(c->against, strlen(c->against)));
-			exit(STATUS_USAGE);
+			exit(FH_STATUS_USAGE);
 		}
 		a->expect_all = true;
-		int err = fh_audit_read_list(a, fd, c->against, against_entry);
+		struct fh_list_parser p;
+		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL };
+
+		fh_audit_parser(c, &p);
+		int err = fh_list_read(fd, &p, &reading);
 
 		close(fd);
 		if (err) {
 			fh_error(err, "%s", fh_quotef(c->against, strlen(c->against)));
-			exit(STATUS_USAGE);
+			exit(FH_STATUS_USAGE);
 		}
 	} else {
 		struct fh_engine_opts eo;
@@ -852,20 +896,20 @@ int fh_audit(const struct cli *c, struct operands *ops)
 
 		if (err) {
 			fh_error(err, "%s", "cannot start");
-			exit(STATUS_USAGE);
+			exit(FH_STATUS_USAGE);
 		}
 	}
 	finish(a);
 
 	int status = 0;
 
-	if (a->update && (a->nchanges || a->nnews))
-		status = fh_audit_write_list(a);
+	if (a->update && (a->st.nchanges || a->st.nnews))
+		status = fh_audit_write(a);
 	if (a->update) {
 		if (status)
 			fh_out_discard();
 		fh_out_hold(false);
-		fh_listfile_release(&a->lf);
+		fh_store_unlock(&a->st);
 	}
 	if (!status)
 		status = fh_audit_status(a);

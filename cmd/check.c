@@ -231,7 +231,7 @@ static void line_job(struct checker *k, const struct fh_list_line *l,
 	job->path = l->name;
 	job->algo = l->algo;
 	job->outlen = l->outlen;
-	if (l->alt && (cand = fh_settle_for(&k->list->settle, k->c, l->outlen, NULL)) &&
+	if (l->alt && (cand = fh_settle_for(&k->list->settle, l->outlen, NULL)) &&
 	    fh_list_digest(it->expect, l)) {
 		const struct fh_algo *v = fh_settle_verdict(cand);
 
@@ -252,8 +252,7 @@ static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
 			   struct fh_job *job)
 {
 	bool *probed;
-	struct fh_candidates *cand = fh_settle_for(&k->list->settle, k->c, l->outlen,
-						   &probed);
+	struct fh_candidates *cand = fh_settle_for(&k->list->settle, l->outlen, &probed);
 
 	if (!cand || *probed || fh_settle_verdict(cand))
 		return false;
@@ -303,6 +302,7 @@ static bool next(void *ctx, struct fh_job *job)
 
 			k->list = xmalloc(sizeof *k->list);
 			memset(k->list, 0, sizeof *k->list);
+			fh_settle_init(&k->list->settle, k->c);
 			k->list->shown = xmalloc(strlen(shown) + 1);
 			strcpy(k->list->shown, shown);
 			free(k->list_name);

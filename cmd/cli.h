@@ -23,6 +23,19 @@
  * ends the name: no list that fhsum or md5sum writes holds those. */
 #define FH_LIST_LINE_MAX (2 * (size_t)FH_MAX_XOF_BYTES + 2 * (size_t)PATH_MAX + 1024)
 
+/* The exit status: GNU's 0 and 1 for generating and -c; for --audit,
+ * --update and --scrub a bit per kind of finding, 64 alone for a usage
+ * error or a list that could not be read or written. */
+enum {
+	FH_BIT_NEW = 1,
+	FH_BIT_MISSING = 2,
+	FH_BIT_CHANGED = 4,
+	FH_BIT_MOVED = 8,
+	FH_BIT_DAMAGED = 16,
+	FH_BIT_UNREADABLE = 32,
+	FH_STATUS_USAGE = 64,
+};
+
 struct fh_kernel_set;
 struct fh_exclude;
 

@@ -176,7 +176,7 @@ static void sort_by_age(struct age *a, size_t n)
 		if (run_end(from, 0, n) == n)
 			break;
 		if (!tmp)
-			tmp = fh_audit_xmalloc_touched(sizeof *tmp * n);
+			tmp = fh_store_xmalloc_touched(sizeof *tmp * n);
 		to = from == a ? tmp : a;
 		while (at < n) {
 			size_t mid = run_end(from, at, n);
@@ -202,19 +202,19 @@ static void select_entries(struct scrub *s)
 	int64_t now = (int64_t)time(NULL);
 	size_t future = 0;
 
-	s->order = fh_audit_xmalloc_touched(sizeof *s->order * (a->m.n ? a->m.n : 1));
-	s->fate = calloc(a->m.n ? a->m.n : 1, sizeof *s->fate);
+	s->order = fh_store_xmalloc_touched(sizeof *s->order * (a->st.m.n ? a->st.m.n : 1));
+	s->fate = calloc(a->st.m.n ? a->st.m.n : 1, sizeof *s->fate);
 	if (!s->fate) {
 		fh_error(ENOMEM, "%s", "scrub");
-		exit(STATUS_USAGE);
+		exit(FH_STATUS_USAGE);
 	}
-	for (size_t i = 0; i < a->m.n; i++) {
-		struct fh_entry *e = &a->m.entries[i];
+	for (size_t i = 0; i < a->st.m.n; i++) {
+		struct fh_entry *e = &a->st.m.entries[i];
 		size_t klen;
 		const char *key = fh_name_key(e->name, e->namelen, &klen);
 
 		if (!fh_audit_in_scope(a, e) || fh_audit_hidden(a, key, klen) ||
-		    fh_audit_is_self(a, e->name, e->namelen))
+		    fh_store_is_self(&a->st, e->name, e->namelen))
 			continue;
 		s->order[s->n++] = (struct age){ stamp_of(e, now, &future), e };
 		e->flags |= FH_ENTRY_AWAITED;
@@ -234,7 +234,7 @@ static void absent_operands(struct auditor *a)
 {
 	const struct cli *c = a->c;
 	int algo = c->algo_given ? (int)c->algo->id
-		 : a->m.algo >= 0 ? a->m.algo : FH_SHA3_256;
+		 : a->st.m.algo >= 0 ? a->st.m.algo : FH_SHA3_256;
 
 	for (int i = 0; i < a->ops->argc; i++) {
 		const char *op = a->ops->argv[i];
@@ -244,10 +244,10 @@ static void absent_operands(struct auditor *a)
 
 		if (!tidy) {
 			fh_error(ENOMEM, "%s", "scrub");
-			exit(STATUS_USAGE);
+			exit(FH_STATUS_USAGE);
 		}
 		fh_path_tidy(tidy);
-		if (!fh_manifest_find(&a->m, tidy, strlen(tidy)) && stat(op, &st) != 0)
+		if (!fh_manifest_find(&a->st.m, tidy, strlen(tidy)) && stat(op, &st) != 0)
 			err = errno;
 		free(tidy);
 		if (!err)
@@ -305,7 +305,7 @@ static bool next(void *ctx, struct fh_job *job)
 	job->watch = true;
 	job->expect = fh_entry_digest(e);
 	if (e->flags & FH_ENTRY_OPEN) {
-		struct fh_candidates *cand = fh_settle_for(&s->a->settle, s->c, e->outlen, NULL);
+		struct fh_candidates *cand = fh_settle_for(&s->a->st.settle, e->outlen, NULL);
 		const struct fh_algo *v = cand ? fh_settle_verdict(cand) : NULL;
 
 		if (v)
@@ -334,8 +334,8 @@ static void stamp(struct scrub *s, size_t at, struct fh_meta *m)
 	s->good_bytes += m->size;
 	s->restamped++;
 	if (!fh_entry_set_meta(e, m))
-		fh_audit_note_change(s->a, (struct change){
-			.e = e, .action = STAMP, .meta = *m, .has_meta = true });
+		fh_store_change(&s->a->st, (struct fh_change){
+			.e = e, .kind = FH_CH_STAMP, .meta = *m, .has_meta = true });
 }
 
 /* Read whole, and unchanged while read: OK, DAMAGED or CHANGED. */
@@ -346,7 +346,7 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 	struct fh_meta now = { .size = job->size, .sec = job->mtime_sec,
 			       .nsec = job->mtime_nsec };
 	bool open = e->flags & FH_ENTRY_OPEN;
-	bool match = fh_audit_settle_entry(a, e, job);
+	bool match = fh_store_settle_entry(&a->st, e, job);
 	enum fh_status st = fh_classify(e, job->digest, &now, &now);
 
 	if (match)
@@ -381,14 +381,14 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 static void follow(struct scrub *s)
 {
 	struct auditor *a = s->a;
-	const struct fh_manifest *m = &a->m;
+	const struct fh_manifest *m = &a->st.m;
 
 	s->since = 0;
-	if (!s->restamped || a->nchanges || s->rw_err)
+	if (!s->restamped || a->st.nchanges || s->rw_err)
 		return;
 	if (!s->rw) {
-		s->rw = fh_audit_xmalloc(sizeof *s->rw);
-		s->rw_err = fh_audit_rewrite_open(a, s->rw);
+		s->rw = fh_store_xmalloc(sizeof *s->rw);
+		s->rw_err = fh_store_rewrite_open(&a->st, s->rw);
 		if (s->rw_err)
 			return; /* said when the run ends */
 		s->rw->out.paced = true;
@@ -398,7 +398,7 @@ static void follow(struct scrub *s)
 	while (*at < m->n && !(m->entries[*at].flags & FH_ENTRY_AWAITED))
 		++*at;
 	/* Up to its metadata line. */
-	fh_audit_rewrite_upto(a, s->rw, *at < m->n ? m->entries[*at].line - 1 : UINT64_MAX);
+	fh_store_rewrite_upto(&a->st, s->rw, *at < m->n ? m->entries[*at].line - 1 : UINT64_MAX);
 }
 
 static void done(void *ctx, struct fh_job *job)
@@ -503,7 +503,7 @@ static void run_engine(struct scrub *s)
 
 		if (err) {
 			fh_error(err, "%s", "cannot start");
-			exit(STATUS_USAGE);
+			exit(FH_STATUS_USAGE);
 		}
 		timed = true;
 	}
@@ -521,7 +521,7 @@ static void run_engine(struct scrub *s)
 	}
 	if (err) {
 		fh_error(err, "%s", "cannot start");
-		exit(STATUS_USAGE);
+		exit(FH_STATUS_USAGE);
 	}
 }
 
@@ -666,7 +666,7 @@ static void summary(const struct scrub *s, double seconds, bool kept)
 int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	     double max_time)
 {
-	struct auditor *a = fh_audit_xmalloc(sizeof *a);
+	struct auditor *a = fh_store_xmalloc(sizeof *a);
 	/* An infinite duration (timeout(1) takes "inf") is no limit, as
 	 * 0 is: the whole list, and no plan of runs. */
 	struct scrub s = { .a = a, .c = c, .max_bytes = max_bytes,
@@ -676,22 +676,22 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	memset(a, 0, sizeof *a);
 	a->c = c;
 	a->ops = ops;
-	a->update = true; /* held and rewritten as --update's list */
-	a->list = c->scrub;
-	a->first_form = -1;
-	fh_manifest_init(&a->m);
+	fh_store_init(&a->st, c->scrub, c);
 
 	double t_load = fh_seconds(CLOCK_MONOTONIC);
 
 	/* A signal in the wait for the lock ends the run there (exit 64,
 	 * nothing written); once the list is held, the run's own calls
 	 * restart, and a signal only stops the feeding. */
-	fh_audit_load(a);
+	struct fh_list_parser how;
+
+	fh_audit_parser(c, &how);
+	fh_audit_open(a, true, &how);
 	catch_signals(true);
-	if (!a->lf.exists) {
-		fh_error(ENOENT, "%s", fh_quotef(a->list, strlen(a->list)));
-		fh_listfile_release(&a->lf);
-		exit(STATUS_USAGE);
+	if (!a->st.lf.exists) {
+		fh_error(ENOENT, "%s", fh_quotef(a->st.name, strlen(a->st.name)));
+		fh_store_unlock(&a->st);
+		exit(FH_STATUS_USAGE);
 	}
 	if (ops->argc) {
 		fh_audit_set_scope(a);
@@ -709,22 +709,23 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 	run_engine(&s);
 
 	double t_write = fh_seconds(CLOCK_MONOTONIC);
-	int status = s.rw ? fh_audit_rewrite_close(a, s.rw, s.rw_err)
-			 : s.restamped ? fh_audit_write_list(a) : 0;
+	int status = s.rw ? fh_audit_store_error(a, fh_store_rewrite_close(&a->st, s.rw,
+									   s.rw_err))
+			 : s.restamped ? fh_audit_write(a) : 0;
 	bool kept = status == 0;
 
 	if (c->debug)
 		fh_error(0, "scrub times: list read %.3f s, ordered %.3f s, verified %.3f s, "
 			    "written %.3f s", t_order - t_load, s.start - t_order,
 			 t_write - s.start, fh_seconds(CLOCK_MONOTONIC) - t_write);
-	fh_listfile_release(&a->lf);
+	fh_store_unlock(&a->st);
 	if (!status)
 		status = fh_audit_status(a);
 	if (!c->status_only)
 		summary(&s, fh_seconds(CLOCK_MONOTONIC) - s.start, kept);
 	/* 128 + N says the stamps earned were written: not when the list
 	 * could not be. */
-	if (stop_signal && status != STATUS_USAGE)
+	if (stop_signal && status != FH_STATUS_USAGE)
 		status = 128 + stop_signal;
 	free(s.order);
 	free(s.fate);

@@ -1,4 +1,5 @@
-/* listread.c: a list read for --audit, --update, --scrub and --against.
+/* listread.c: a list read for --audit, --update, --scrub and --against
+ * (listread.h).
  * Its lines are split and parsed on a thread of their own while this
  * thread takes the entries in (hashing their names into the manifest):
  * the parse hands over batches of parsed lines, in line order, through a
@@ -13,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "audit.h"
+#include "cli.h"
 #include "lines.h"
-#include "quote.h"
+#include "listread.h"
 
 /* A batch holds this much and one more line, whatever its length. */
 #define BATCH_BYTES ((size_t)256 << 10)
@@ -44,7 +45,6 @@ struct batch {
 
 struct reader {
 	/* The parse's own. */
-	const struct cli *c;
 	struct fh_list_parser p;
 	struct fh_lines lines;
 	struct fh_meta meta;
@@ -166,27 +166,21 @@ static const struct parsed *next_record(const struct batch *b, size_t *at)
  * table is far larger than the cache, and each add would wait on it. */
 #define PREFETCH_AHEAD 8
 
-/* Hands B's lines to EACH, in line order. */
-static void take_batch(struct auditor *a, const char *name, const struct batch *b,
-		       fh_audit_each_fn *each)
+/* Hands B's lines to EACH, and the improper ones to BAD, in line order. */
+static void take_batch(const struct batch *b, const struct fh_list_reading *how)
 {
-	const struct cli *c = a->c;
 	const struct parsed *r, *ahead;
 	size_t at = 0, ahead_at = 0;
 
 	for (int i = 0; i < PREFETCH_AHEAD; i++)
-		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok)
-			fh_manifest_prefetch(&a->m, ahead->hash);
+		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok && how->prefetch)
+			how->prefetch(how->ctx, ahead->hash);
 	while ((r = next_record(b, &at)) != NULL) {
-		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok)
-			fh_manifest_prefetch(&a->m, ahead->hash);
+		if ((ahead = next_record(b, &ahead_at)) != NULL && ahead->ok && how->prefetch)
+			how->prefetch(how->ctx, ahead->hash);
 		if (!r->ok) {
-			a->bad_lines++;
-			if (c->warn)
-				fh_error(0, "%s: %" PRIu64 ": improperly formatted %s%s"
-					    "checksum line",
-					 fh_quotef(name, strlen(name)), r->lineno,
-					 c->label ? c->label : "", c->label ? " " : "");
+			if (how->bad)
+				how->bad(how->ctx, r->lineno);
 			continue;
 		}
 		const char *text = (const char *)(r + 1);
@@ -196,14 +190,13 @@ static void take_batch(struct auditor *a, const char *name, const struct batch *
 			.binary = r->binary, .base64 = r->base64,
 		};
 
-		each(a, &l, r->hash, (const uint8_t *)text + r->namelen,
-		     r->has_meta ? &r->meta : NULL, r->lineno);
+		how->each(how->ctx, &l, r->hash, (const uint8_t *)text + r->namelen,
+			  r->has_meta ? &r->meta : NULL, r->lineno);
 	}
 }
 
 /* The batches as the parse thread hands them over. */
-static void take_threaded(struct auditor *a, const char *name, struct reader *r,
-			  fh_audit_each_fn *each)
+static void take_threaded(struct reader *r, const struct fh_list_reading *how)
 {
 	for (;;) {
 		pthread_mutex_lock(&r->lock);
@@ -214,7 +207,7 @@ static void take_threaded(struct auditor *a, const char *name, struct reader *r,
 		pthread_mutex_unlock(&r->lock);
 		if (last)
 			return;
-		take_batch(a, name, &r->ring[r->head], each);
+		take_batch(&r->ring[r->head], how);
 		pthread_mutex_lock(&r->lock);
 		r->head = (r->head + 1) % BATCHES;
 		r->full--;
@@ -223,10 +216,8 @@ static void take_threaded(struct auditor *a, const char *name, struct reader *r,
 	}
 }
 
-int fh_audit_read_list(struct auditor *a, int fd, const char *name,
-		       fh_audit_each_fn *each)
+int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_reading *how)
 {
-	const struct cli *c = a->c;
 	struct stat st;
 	pthread_t tid;
 	bool threaded = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -237,16 +228,16 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 	/* One allocation: the reader, its batches, the digest's room. */
 	struct reader *r = calloc(1, head + nbatches * batch + FH_MAX_XOF_BYTES);
 
-	if (!r || !fh_lines_start(&r->lines, fd, FH_LIST_LINE_MAX, '\n')) {
-		fh_error(ENOMEM, "%s", fh_quotef(name, strlen(name)));
-		exit(STATUS_USAGE);
+	if (!r)
+		return ENOMEM;
+	if (!fh_lines_start(&r->lines, fd, FH_LIST_LINE_MAX, '\n')) {
+		free(r);
+		return ENOMEM;
 	}
 	for (size_t i = 0; i < nbatches; i++)
 		r->ring[i].data = (unsigned char *)r + head + i * batch;
 	r->digest = (uint8_t *)r + head + nbatches * batch;
-	fh_list_parser_init(&r->p, c->algo_given ? c->algo : NULL, c->any_sha3,
-			    c->check_outlen);
-	r->p.any_sha2 = c->any_sha2;
+	r->p = *parser;
 	if (threaded) {
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->cv, NULL);
@@ -257,7 +248,7 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 		}
 	}
 	if (threaded) {
-		take_threaded(a, name, r, each);
+		take_threaded(r, how);
 		pthread_join(tid, NULL);
 		pthread_mutex_destroy(&r->lock);
 		pthread_cond_destroy(&r->cv);
@@ -266,12 +257,12 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 
 		do {
 			more = parse_batch(r, &r->ring[0]);
-			take_batch(a, name, &r->ring[0], each);
+			take_batch(&r->ring[0], how);
 		} while (more);
 	}
 	int err = r->lines.err;
 
-	a->listed = r->p;
+	*parser = r->p;
 	fh_lines_free(&r->lines);
 	free(r);
 	return err;

@@ -20,6 +20,7 @@
 
 /* One list's lengths: their candidates and verdicts. */
 struct fh_settle {
+	const struct cli *c;    /* whose kernels hash the candidates */
 	size_t n;
 	size_t outlen[FH_SETTLE_LENGTHS];
 	struct fh_candidates cand[FH_SETTLE_LENGTHS];
@@ -30,11 +31,13 @@ struct fh_settle {
  * lengths only), at most FH_CAND_MAX, in the table's order: their count. */
 size_t fh_settle_algos(size_t outlen, const struct fh_algo **out);
 
+/* S empty; C's kernels will hash its candidates. */
+void fh_settle_init(struct fh_settle *s, const struct cli *c);
+
 /* The candidates of untagged digests of OUTLEN bytes in S, set up on
- * first use with C's kernels; NULL when one algorithm alone has that
- * length (or S is full).  *PROBED, when given, is the length's flag. */
-struct fh_candidates *fh_settle_for(struct fh_settle *s, const struct cli *c,
-				    size_t outlen, bool **probed);
+ * first use; NULL when one algorithm alone has that length (or S is
+ * full).  *PROBED, when given, is the length's flag. */
+struct fh_candidates *fh_settle_for(struct fh_settle *s, size_t outlen, bool **probed);
 
 /* The verdict of C (NULL: none yet). */
 const struct fh_algo *fh_settle_verdict(const struct fh_candidates *c);

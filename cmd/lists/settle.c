@@ -29,8 +29,13 @@ size_t fh_settle_algos(size_t outlen, const struct fh_algo **out)
 	return n;
 }
 
-struct fh_candidates *fh_settle_for(struct fh_settle *s, const struct cli *c,
-				    size_t outlen, bool **probed)
+void fh_settle_init(struct fh_settle *s, const struct cli *c)
+{
+	memset(s, 0, sizeof *s);
+	s->c = c;
+}
+
+struct fh_candidates *fh_settle_for(struct fh_settle *s, size_t outlen, bool **probed)
 {
 	size_t i = 0;
 
@@ -48,7 +53,7 @@ struct fh_candidates *fh_settle_for(struct fh_settle *s, const struct cli *c,
 		for (size_t j = 0; j < n; j++) {
 			struct fh_job job = { .algo = algos[j] };
 
-			fh_job_kernels(c, &job);
+			fh_job_kernels(s->c, &job);
 			k->algo[j] = algos[j];
 			k->kernel[j] = job.kernel;
 		}

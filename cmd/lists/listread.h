@@ -1,0 +1,30 @@
+/* listread.h: a checksum list read whole, fast: its lines parsed on a
+ * thread of their own while the caller takes the entries in. */
+#ifndef FH_LISTREAD_H
+#define FH_LISTREAD_H
+
+#include <stdint.h>
+
+#include "checklist.h"
+#include "manifest.h"
+
+/* What the reading hands over, in line order, on the caller's thread. */
+struct fh_list_reading {
+	void *ctx;
+	/* Each entry: its line, its name's hash (fh_manifest_name_hash),
+	 * its digest (L->outlen bytes) and metadata (NULL: none). */
+	void (*each)(void *ctx, struct fh_list_line *l, uint64_t hash,
+		     const uint8_t *digest, const struct fh_meta *meta,
+		     uint64_t lineno);
+	/* Each improperly formatted line (NULL: not wanted). */
+	void (*bad)(void *ctx, uint64_t lineno);
+	/* A name's hash a few lines ahead of EACH (NULL: not wanted). */
+	void (*prefetch)(void *ctx, uint64_t hash);
+};
+
+/* Reads the list FD to its end with PARSER (its state carried over, and
+ * left there at the end: the "#fhsum" lines' declarations).  0, or an
+ * errno value (ENOMEM; a read error's). */
+int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_reading *how);
+
+#endif
