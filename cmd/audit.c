@@ -794,7 +794,7 @@ int fh_audit_write(struct auditor *a)
 	const struct fh_candidates *open;
 	int err = fh_store_write(&a->st, &open);
 
-	if (err == FH_STORE_UNSETTLED) {
+	if (err == FH_ELIST_UNSETTLED) {
 		char names[128];
 
 		fh_settle_names(open, names, sizeof names);

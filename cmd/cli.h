@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errors.h"
 #include "fhsum.h"
 
 #ifndef PATH_MAX
@@ -106,9 +107,7 @@ void fh_error(int errnum, const char *fmt, ...)
 /* The text fh_error gives ERR: glibc's words whatever the C library
  * (FH_ESHRANK, the engine's own, is "file shrank while being read"). */
 const char *fh_strerror(int err);
-/* The command's own code beside them: a name of a names file too long to
- * open, reported by a description rather than by the name. */
-enum { FH_ENAMEFROM = -2 };
+/* The command's own codes beside errno values are in errors.h. */
 
 /* Standard output, written in whole lines: fh_out_* append to the current
  * line, fh_out_end_line closes it.  Lines leave the program whole, never

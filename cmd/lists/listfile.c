@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "errors.h"
 #include "listfile.h"
 #include "operands.h"
 #include "quote.h"
@@ -389,7 +390,7 @@ int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o)
 		    s0 != s1 || n0 != n1) {
 			fh_error(0, "%s: changed while being updated; not written",
 				 qname(l));
-			err = -1;
+			err = FH_ELIST_MOVED;
 		}
 	}
 	/* Named and at once renamed: a kill leaves the temporary file behind

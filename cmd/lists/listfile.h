@@ -52,7 +52,7 @@ struct fh_listout {
 int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o);
 void fh_listout_put(struct fh_listout *o, const void *p, size_t n);
 
-/* Makes the new text the list: refused (-1, reason printed) if the list
+/* Makes the new text the list: refused (FH_ELIST_MOVED, reason printed) if the list
  * changed under the lock; 0, or an errno value. The temporary file is
  * gone either way. */
 int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o);

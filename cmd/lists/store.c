@@ -184,7 +184,7 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	if (hold) {
 		if (!fh_listfile_lock(&s->lf, s->name, no_wait) ||
 		    !fh_listfile_writable(&s->lf))
-			return FH_STORE_NOT_HELD;
+			return FH_ELIST_NOT_HELD;
 		know_self(s, &s->lf.st, s->lf.path);
 		s->listed = *how;
 		if (!s->lf.exists)
@@ -519,7 +519,7 @@ int fh_store_rewrite_close(struct fh_store *s, struct fh_rewriter *rw, int err)
 			w->err = err;
 		int cerr = fh_listout_commit(&s->lf, w);
 
-		err = err ? err : cerr < 0 ? FH_STORE_NOT_HELD : cerr;
+		err = err ? err : cerr;
 	}
 	return err;
 }
@@ -528,7 +528,7 @@ int fh_store_rewrite_close(struct fh_store *s, struct fh_rewriter *rw, int err)
 int fh_store_write(struct fh_store *s, const struct fh_candidates **open)
 {
 	if ((*open = settle_writes(s)) != NULL)
-		return FH_STORE_UNSETTLED;
+		return FH_ELIST_UNSETTLED;
 	struct fh_rewriter *rw = fh_store_xmalloc(sizeof *rw);
 	int err = fh_store_rewrite_close(s, rw, fh_store_rewrite_open(s, rw));
 

@@ -14,15 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errors.h"
 #include "fhsum.h"
 
-/* Error codes beside errno values in fh_job.err. */
-enum {
-	FH_ESHRANK = -1, /* the file shrank while it was mapped */
-	FH_ECHANGED = -3, /* a WATCHed file's size or mtime changed as it was read */
-	FH_ENOTREG = -4,  /* a WATCHed input is neither a regular file nor a
-			   * directory (EISDIR): not read */
-};
 
 struct fh_progress {
 	uint64_t files_done, files_known; /* inputs hashed, inputs produced */

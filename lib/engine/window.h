@@ -48,10 +48,9 @@ struct fh_mapping {
 	size_t bufsize;           /* NULL: every window is mapped */
 };
 
-/* fh_window_hash's word that a window could not be mapped: CTX holds
- * exactly the bytes before *POS, and reading on from there is the way.
- * Never leaves input.c. */
-enum { FH_ENOMAP = -2 };
+/* fh_window_hash returns FH_ENOMAP (errors.h) when a window could not be
+ * mapped: CTX holds exactly the bytes before *POS, and reading on from
+ * there is the way. */
 
 /* Hashes [*POS, END) of the regular file FD into CTX through mapped
  * windows; advances *POS past what was hashed.  Returns 0, FH_ENOMAP, or
