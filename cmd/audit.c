@@ -319,7 +319,7 @@ static void done(void *ctx, struct fh_job *job)
 					 fh_quotef(job->path, len),
 					 r->kind == K_PRESENT ? "its line is kept"
 							      : "not listed");
-				a->unsettled++;
+				a->torn++;
 			} else if (r->kind == K_PRESENT) {
 				bool open = r->e->flags & FH_ENTRY_OPEN;
 				bool match = fh_store_settle_entry(&a->st, r->e, job);
@@ -652,7 +652,7 @@ int fh_audit_status(struct auditor *a)
 		warn_count(a->unchecked, "listed file under an unreadable directory "
 					 "was not checked",
 			   "listed files under unreadable directories were not checked");
-		warn_count(a->unsettled, "file changed while being read (not recorded)",
+		warn_count(a->torn, "file changed while being read (not recorded)",
 			   "files changed while being read (not recorded)");
 		warn_count(a->unreadable, "listed file could not be read",
 			   "listed files could not be read");
@@ -668,7 +668,7 @@ int fh_audit_status(struct auditor *a)
 	}
 	return (a->added ? FH_BIT_NEW : 0) |
 	       (a->missing || a->kept_missing ? FH_BIT_MISSING : 0) |
-	       (a->changed || a->unsettled ? FH_BIT_CHANGED : 0) |
+	       (a->changed || a->torn ? FH_BIT_CHANGED : 0) |
 	       (a->moved ? FH_BIT_MOVED : 0) | (a->damaged ? FH_BIT_DAMAGED : 0) |
 	       (a->unreadable || a->walk_errors || a->unchecked ||
 		(c->strict && (a->st.bad_lines || a->st.duplicates)) ? FH_BIT_UNREADABLE : 0);

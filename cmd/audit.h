@@ -38,7 +38,8 @@ struct auditor {
 	char **scope;
 	size_t nscope;
 	uint64_t unreadable, changed, damaged, moved, added, missing;
-	uint64_t walk_errors, unchecked, unsettled, kept_missing;
+	/* TORN: files that changed while they were read. */
+	uint64_t walk_errors, unchecked, torn, kept_missing;
 	uint64_t unmatched;     /* files that matched no candidate */
 };
 

@@ -9,11 +9,11 @@
  * again next time.  LIST is held and rewritten as --update holds and
  * rewrites it (auditlist.c, listfile.c): locked throughout, replaced
  * whole, its checksum lines copied byte for byte.  The new text is
- * written as the entries settle, so that little is left to write, and to
+ * written as the entries are decided, so that little is left to write, and to
  * reach the disk, once the last file is verified.
  *
  * One engine run verifies them all.  It takes files far ahead of the
- * hashing (a window of thousands), so the end of the time (a thread that
+ * hashing (a ring of thousands), so the end of the time (a thread that
  * waits for it) and SIGINT or SIGTERM stop it through its stop flag: the
  * files being read finish, those queued or taken into the SIMD lanes
  * and not yet read from go back unread, the stamps earned are written,
@@ -71,8 +71,8 @@ struct scrub {
 	int64_t first_stamp;
 	uint8_t *fate;
 	/* The new list (NULL: not begun), the error that opening it met,
-	 * the first entry in line order not yet settled, and the entries
-	 * settled since the new list was last written. */
+	 * the first entry in line order not yet decided, and the entries
+	 * decided since the new list was last written. */
 	struct fh_rewriter *rw;
 	int rw_err;
 	size_t first_awaited, since;
@@ -339,7 +339,7 @@ static void stamp(struct scrub *s, size_t at, struct fh_meta *m)
 }
 
 /* Read whole, and unchanged while read: OK, DAMAGED or CHANGED. */
-static void settle(struct scrub *s, size_t at, struct fh_job *job)
+static void judge(struct scrub *s, size_t at, struct fh_job *job)
 {
 	struct auditor *a = s->a;
 	struct fh_entry *e = s->order[at].e;
@@ -369,10 +369,10 @@ static void settle(struct scrub *s, size_t at, struct fh_job *job)
 			e->outlen, &now, 0, NULL, 0);
 }
 
-/* Entries settled between two steps of the new list's writing. */
+/* Entries decided between two steps of the new list's writing. */
 #define FOLLOW_EVERY 256
 
-/* Writes the new list as far as every entry before is settled.  They
+/* Writes the new list as far as every entry before is decided.  They
  * are verified in stamp order, which after a whole scrub is nearly line
  * order, so the writing follows the verification closely.  Not before
  * an entry is found good (a run that stamps nothing writes nothing),
@@ -432,14 +432,14 @@ static void done(void *ctx, struct fh_job *job)
 		fh_progress_clear();
 		fh_error(0, "%s: file changed while being read; not verified",
 			 fh_quotef(e->name, e->namelen));
-		a->unsettled++;
+		a->torn++;
 	} else if (job->err) {
 		fh_report_input_error(e->name, job->err);
 		a->unreadable++;
 		fh_audit_report(a, e->name, e->namelen, FH_ST_UNREADABLE, e->algo,
 				NULL, 0, NULL, job->err, NULL, 0);
 	} else {
-		settle(s, at, job);
+		judge(s, at, job);
 	}
 	e->flags &= ~FH_ENTRY_AWAITED;
 	if (++s->since == FOLLOW_EVERY)

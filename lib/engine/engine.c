@@ -43,15 +43,15 @@
 #include "slots.h"
 #include "window.h"
 
-/* The slots of the window, besides those for the look-ahead and the
+/* The slots of the ring, besides those for the look-ahead and the
  * workers (see fh_engine_run). */
-#define FH_WINDOW 16384u
-/* The most bytes the jobs of the window may hold (their names, digests
+#define FH_RING_SLOTS 16384u
+/* The most bytes the jobs of the ring may hold (their names, digests
  * and the caller's data for them): far above what 16384 ordinary jobs
  * need, it keeps a list of long names or 2^20-bit SHAKE lines in bounded
  * memory.  A slot keeps buffers up to FH_SLOT_KEEP bytes for its next
  * job and frees larger ones when its job is handed back. */
-#define FH_WINDOW_BYTES (8u << 20)
+#define FH_RING_BYTES (8u << 20)
 #define FH_SLOT_KEEP 4096u
 
 /* Descriptors kept free of the engine's for the command (lists being
@@ -333,14 +333,14 @@ static int run_open(struct run *run, const struct fh_engine_opts *opts)
 				     .feed = opts->feed };
 	/* Enough slots to keep every worker busy and the look-ahead full
 	 * while a slow job blocks HEAD, yet a fixed amount of memory (some
-	 * 400 bytes a slot, touched only as the window fills).  A large file
+	 * 400 bytes a slot, touched only as the ring fills).  A large file
 	 * in the lanes advances only as fast as the small ones refilled
 	 * around it, and thousands pass it meanwhile: verifying an installed
 	 * system (113k files, 2-core AMD EPYC) took 2.1 s of CPU with 1,024
 	 * slots, 1.3 with 8,192 and 16,384. */
-	e->window = FH_WINDOW + 64 * (size_t)threads +
+	e->nslots = FH_RING_SLOTS + 64 * (size_t)threads +
 		    2 * (size_t)(run->depth ? run->depth : FH_IO_DEPTH_DEFAULT);
-	e->slots = calloc(e->window, sizeof *e->slots);
+	e->slots = calloc(e->nslots, sizeof *e->slots);
 	e->meters = aligned_alloc(64, (workers + 1) * sizeof *e->meters);
 	run->r.bufsize = FH_SEQ_READ_SIZE;
 	run->r.buf = fh_buf_alloc(run->r.bufsize);
@@ -420,7 +420,7 @@ static void start_hashing(struct run *run, uint64_t tail)
 		e->started++;
 	}
 	if (atomic_load(&e->work.waiters) &&
-	    (waiting >= FH_BATCH_MAX || tail + 1 - e->head >= e->window ||
+	    (waiting >= FH_BATCH_MAX || tail + 1 - e->head >= e->nslots ||
 	     since_ms(&e->last_wake) >= 2)) {
 		clock_gettime(CLOCK_MONOTONIC, &e->last_wake);
 		fh_wq_wake(&e->work, true);
@@ -481,8 +481,8 @@ static int run_loop(struct run *run)
 
 		if (hand_back(run, tail))
 			continue;
-		if (!atomic_load(&e->finished) && tail - e->head < e->window &&
-		    (e->held < FH_WINDOW_BYTES || tail == e->head)) {
+		if (!atomic_load(&e->finished) && tail - e->head < e->nslots &&
+		    (e->held < FH_RING_BYTES || tail == e->head)) {
 			if ((err = produce(run, tail)) != 0)
 				return err;
 			continue;
@@ -530,7 +530,7 @@ static void run_free(struct run *run)
 	/* Only the slots ever filled hold memory: the others were never
 	 * touched, and touching them here would fault their pages in. */
 	if (e->slots)
-		for (size_t i = 0; i < e->window && i < atomic_load(&e->tail); i++) {
+		for (size_t i = 0; i < e->nslots && i < atomic_load(&e->tail); i++) {
 			free(e->slots[i].path);
 			free(e->slots[i].job.digest);
 		}

@@ -3,7 +3,7 @@
  * The caller produces jobs (inputs to hash, or markers that only keep their
  * place in the sequence) one at a time on the calling thread; worker
  * threads hash them; the caller receives every job back, in the order it
- * produced them, on the calling thread.  Jobs pass through a window of
+ * produced them, on the calling thread.  Jobs pass through a ring of
  * bounded size, so memory does not grow with the number of inputs.
  */
 #ifndef FH_ENGINE_H
@@ -107,8 +107,8 @@ struct fh_job {
 	size_t outlen;
 	void *user;             /* the caller's, handed back untouched */
 	/* Bytes the caller holds for this job until it is handed back; with
-	 * the engine's own copies they count against the window's bound on
-	 * memory, so that a window of large jobs stays small. */
+	 * the engine's own copies they count against the ring's bound on
+	 * memory, so that a ring of large jobs stays small. */
 	size_t user_bytes;
 	uint64_t size_hint;     /* expected size, for progress */
 	bool sized;             /* SIZE_HINT holds it (else it is unknown) */

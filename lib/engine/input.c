@@ -36,7 +36,7 @@ static void describe(struct fh_input *in, const struct stat *st)
 #endif
 }
 
-int fh_input_settled(const struct fh_input *in, const uint8_t *digest)
+int fh_input_unchanged(const struct fh_input *in, const uint8_t *digest)
 {
 	struct fh_input now = *in;
 	struct stat st;
@@ -243,7 +243,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		err = hash_read(r, in, &ctx, size);
 	if (!err) {
 		fh_final(&ctx, out, outlen);
-		err = fh_input_settled(in, out);
+		err = fh_input_unchanged(in, out);
 	}
 	fh_input_close(in, fds);
 	return err;
@@ -354,7 +354,7 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 		memcpy(j->digest, d, c->n * j->outlen);
 	}
 	if (!err)
-		err = fh_input_settled(in, j->digest);
+		err = fh_input_unchanged(in, j->digest);
 	fh_input_close(in, fds);
 	return err;
 }

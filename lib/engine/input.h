@@ -84,7 +84,7 @@ void fh_input_close(struct fh_input *in, struct fh_fds *fds);
 /* For a watched input, read whole to DIGEST: 0 if DIGEST is the one
  * expected, else FH_ECHANGED if fstat now gives another size or mtime
  * than at open, else 0. */
-int fh_input_settled(const struct fh_input *in, const uint8_t *digest);
+int fh_input_unchanged(const struct fh_input *in, const uint8_t *digest);
 
 /* Reads up to N bytes of IN into BUF: read(2), through EINTR, waiting with
  * poll(2) where a FIFO or a non-blocking descriptor has nothing yet.

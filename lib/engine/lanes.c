@@ -132,7 +132,7 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 	void *tag = ln->tag;
 
 	if (!err)
-		err = fh_input_settled(&ln->in, job->digest);
+		err = fh_input_unchanged(&ln->in, job->digest);
 	fh_input_close(&ln->in, l->fds);
 	job->err = err;
 	job->size = ln->got;

@@ -43,7 +43,7 @@ struct fh_slot {
 	char *path;             /* the engine's copy of job.path */
 	size_t path_cap;
 	size_t digest_cap;
-	size_t held;            /* bytes its job counts against the window's
+	size_t held;            /* bytes its job counts against the ring's
 				 * bound (FH_WINDOW_BYTES, engine.c) */
 };
 
@@ -76,9 +76,9 @@ void fh_wq_wake(struct fh_waitq *q, bool all);
 
 struct fh_engine {
 	struct fh_slot *slots;
-	size_t window;
+	size_t nslots;                  /* the ring's slots */
 	uint64_t head;                  /* the caller's alone */
-	size_t held;                    /* the caller's: bytes the window's jobs hold */
+	size_t held;                    /* the caller's: bytes the ring's jobs hold */
 	_Atomic uint64_t tail, claim;
 	_Atomic bool finished;          /* no more jobs will come */
 	uint64_t jobs;                  /* file jobs produced (the caller's) */
@@ -117,7 +117,7 @@ void *fh_worker_main(void *arg);
 
 static inline struct fh_slot *fh_slot_at(struct fh_engine *e, uint64_t i)
 {
-	return &e->slots[i % e->window];
+	return &e->slots[i % e->nslots];
 }
 
 static inline int fh_slot_state(struct fh_slot *s)

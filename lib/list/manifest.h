@@ -61,7 +61,7 @@ enum {
 	FH_ENTRY_EXPECTED = 1 << 2, /* the run expects its file (missing if unseen) */
 	FH_ENTRY_PAIRED = 1 << 3,   /* a new name took its content (moved) */
 	FH_ENTRY_RESTAMPED = 1 << 4, /* META was set anew (fh_entry_set_meta) */
-	FH_ENTRY_AWAITED = 1 << 5,  /* a run has yet to settle it */
+	FH_ENTRY_AWAITED = 1 << 5,  /* a run has yet to verify it */
 	/* Its untagged line's length is several algorithms' and the list
 	 * names none: ALGO is the first of them until the run finds which. */
 	FH_ENTRY_OPEN = 1 << 6,
