@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "audit.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "exclude.h"
 #include "listread.h"
 #include "quote.h"

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "checklist.h"
+#include "list/checklist.h"
 #include "cli.h"
-#include "engine.h"
-#include "manifest.h"
+#include "engine/engine.h"
+#include "list/manifest.h"
 #include "operands.h"
 #include "store.h"
 

@@ -25,11 +25,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "checklist.h"
+#include "list/checklist.h"
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "lines.h"
-#include "manifest.h"
+#include "list/manifest.h"
 #include "operands.h"
 #include "quote.h"
 #include "settle.h"

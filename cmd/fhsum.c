@@ -15,7 +15,7 @@
 
 #include "bench.h"
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "budget.h"
 #include "exclude.h"
 #include "kernels.h"

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "checklist.h"
+#include "list/checklist.h"
 #include "cli.h"
-#include "engine.h"
-#include "manifest.h"
+#include "engine/engine.h"
+#include "list/manifest.h"
 #include "operands.h"
 #include "quote.h"
 #include "settle.h"

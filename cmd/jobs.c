@@ -1,7 +1,7 @@
 /* jobs.c: what the command tells the engine: its options, and the
  * kernels of each job. */
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "kernel.h"
 
 void fh_job_kernels(const struct cli *c, struct fh_job *job)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checklist.h"
+#include "list/checklist.h"
 #include "cli.h"
 
 static bool first;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "kernel.h"
 #include "kernels.h"
 #include "quote.h"

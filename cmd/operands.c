@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "exclude.h"
-#include "manifest.h"
+#include "list/manifest.h"
 #include "operands.h"
 #include "quote.h"
 
@@ -186,17 +186,6 @@ char *fh_path_tidy(char *path)
 		o--;
 	path[o] = '\0';
 	return path;
-}
-
-void fh_stat_mtime(const struct stat *st, int64_t *sec, uint32_t *nsec)
-{
-#ifdef __APPLE__
-	*sec = (int64_t)st->st_mtimespec.tv_sec;
-	*nsec = (uint32_t)st->st_mtimespec.tv_nsec;
-#else
-	*sec = (int64_t)st->st_mtim.tv_sec;
-	*nsec = (uint32_t)st->st_mtim.tv_nsec;
-#endif
 }
 
 bool fh_operands_meta(const struct operands *o, const char *path,

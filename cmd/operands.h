@@ -1,6 +1,6 @@
 /* operands.h: the stream of names a run works on: the operands, or the
  * names read from --files-from/--files0-from, with directories walked
- * under -r (lib/engine/walk.c, on -j threads).  Streamed: memory holds
+ * under -r (lib/walk/walk.c, on -j threads).  Streamed: memory holds
  * the listings of the directories on the walk's path and a bounded
  * number listed ahead, never the whole tree. */
 #ifndef FH_OPERANDS_H
@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "lines.h"
-#include "walk.h"
+#include "platform.h"
+#include "walk/walk.h"
 
 struct fh_exclude;
 
@@ -55,10 +56,6 @@ bool fh_operands_next(struct operands *o, const char **path, int *err);
  * (reads a list); fh_operands_next then goes on from there.  Operands
  * from a names file are not looked at. */
 void fh_operands_prime(struct operands *o);
-
-/* ST's modification time (st_mtim, st_mtimespec on macOS). */
-struct stat;
-void fh_stat_mtime(const struct stat *st, int64_t *sec, uint32_t *nsec);
 
 /* PATH's size and mtime into *M when it is a regular file (false
  * otherwise).  For the name fh_operands_next gave last, when the walk

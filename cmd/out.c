@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checklist.h"
+#include "list/checklist.h"
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 const char *fh_prog = "fhsum";
 bool fh_stdin_read;

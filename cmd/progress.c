@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "clock.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 static bool enabled, drawn;
 static double start, delay;

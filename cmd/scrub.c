@@ -35,7 +35,7 @@
 #include "audit.h"
 #include "budget.h"
 #include "clock.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "quote.h"
 
 /* An entry of the run, and its stamp as listed (0: never verified):

@@ -24,6 +24,7 @@
 #include "errors.h"
 #include "listfile.h"
 #include "operands.h"
+#include "platform.h"
 #include "quote.h"
 
 #define SUFFIX ".fhsum-"
@@ -244,17 +245,14 @@ int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
 		return ENOMEM;
 	memcpy(o->tmp, l->path, l->dirlen);
 	sprintf(o->tmp + l->dirlen, ".%s" SUFFIX "XXXXXX", l->path + l->dirlen);
-#ifdef O_TMPFILE
-	/* The anonymous file is named through /proc: without it, mkstemp. */
-	if (access("/proc/self/fd", X_OK) == 0) {
-		char *dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
+	/* Anonymous where the system can (named only at the commit), else
+	 * by mkstemp. */
+	char *dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
 
-		if (dir)
-			o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-		free(dir);
-		o->anonymous = o->fd >= 0;
-	}
-#endif
+	if (dir)
+		o->fd = fh_anon_open(dir);
+	free(dir);
+	o->anonymous = o->fd >= 0;
 	if (o->fd < 0)
 		o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
@@ -291,21 +289,10 @@ static void drain(struct fh_listout *o)
 	o->used = 0;
 	if (o->err || o->written - o->flushed < FLUSH_EVERY)
 		return;
-	if (o->paced) {
-#ifdef __APPLE__
-		/* macOS declares no fdatasync. */
-		if (fsync(o->fd) != 0)
-#else
-		if (fdatasync(o->fd) != 0)
-#endif
-			o->err = errno;
-	} else {
-#ifdef SYNC_FILE_RANGE_WRITE
-		/* A hint: the fsync at the commit is what counts. */
-		sync_file_range(o->fd, (off_t)o->flushed, (off_t)(o->written - o->flushed),
-				SYNC_FILE_RANGE_WRITE);
-#endif
-	}
+	if (o->paced)
+		o->err = fh_data_sync(o->fd);
+	else /* a hint: the fsync at the commit is what counts */
+		fh_write_back(o->fd, (off_t)o->flushed, (off_t)(o->written - o->flushed));
 	o->flushed = o->written;
 }
 
@@ -327,25 +314,19 @@ void fh_listout_put(struct fh_listout *o, const void *p, size_t n)
  * moment of the rewrite a kill can leave a file behind.  0 or an errno. */
 static int name_it(struct fh_listout *o)
 {
-#ifdef O_TMPFILE
-	char proc[64], *x = o->tmp + strlen(o->tmp) - SUFFIX_X;
+	char *x = o->tmp + strlen(o->tmp) - SUFFIX_X;
 
-	snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
 	for (unsigned i = 0; i < 100; i++) {
 		snprintf(x, SUFFIX_X + 1, "%06x",
 			 (unsigned)((getpid() * 2654435761u + i * 40503u) & 0xffffff));
-		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
+		int err = fh_anon_link(o->fd, o->tmp);
+
+		if (!err)
 			o->anonymous = false;
-			return 0;
-		}
-		if (errno != EEXIST)
-			return errno;
+		if (err != EEXIST)
+			return err;
 	}
 	return EEXIST;
-#else
-	(void)o;
-	return ENOSYS;
-#endif
 }
 
 int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o)

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "checklist.h"
-#include "manifest.h"
+#include "list/checklist.h"
+#include "list/manifest.h"
 
 /* What the reading hands over, in line order, on the caller's thread. */
 struct fh_list_reading {

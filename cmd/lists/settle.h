@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Digest lengths of one list that may need settling. */
 #define FH_SETTLE_LENGTHS 8

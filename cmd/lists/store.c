@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "listread.h"
+#include "platform.h"
 #include "store.h"
 
 void *fh_store_xmalloc(size_t n)
@@ -31,16 +32,8 @@ void *fh_store_xmalloc(size_t n)
 void *fh_store_xmalloc_touched(size_t n)
 {
 	char *p = fh_store_xmalloc(n);
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
 
-	/* A hint: an older kernel refuses it, and the pages come one by
-	 * one as before. */
-	if (page && to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-#endif
+	fh_populate_write(p, n);
 	return p;
 }
 

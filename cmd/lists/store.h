@@ -24,10 +24,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "checklist.h"
+#include "list/checklist.h"
 #include "errors.h"
 #include "listfile.h"
-#include "manifest.h"
+#include "list/manifest.h"
 #include "settle.h"
 
 /* A name the list lacks, kept until the walk ends; appended by a rewrite

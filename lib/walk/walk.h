@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "os.h"
+#include "engine/os.h"
 
 struct fh_walk;
 

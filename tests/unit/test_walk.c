@@ -1,4 +1,4 @@
-/* test_walk.c: the threaded tree walk (lib/engine/walk.c) against a plain
+/* test_walk.c: the threaded tree walk (lib/walk/walk.c) against a plain
  * recursive walk written here (readdir, qsort by strcmp, lstat): the same
  * names in the same order with the same sizes, for 0, 2 and 8 threads and
  * a look-ahead of 1, 7 and the default entries (the smallest keeps the
