@@ -52,30 +52,11 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 
 	if (c->status_only || (st == FH_ST_OK && c->quiet))
 		return;
-	if (!c->json) {
-		fh_out_status(name, len, fh_status_word(st), from, fromlen);
-		return;
-	}
-	fh_json_begin();
-	fh_json_name("name", name, len);
-	fh_json_str("algorithm", fh_algo_get((enum fh_algo_id)algo)->name);
-	if (digest) {
-		if (c->base64)
-			a->st.text[fh_base64(a->st.text, digest, outlen)] = '\0';
-		else
-			fh_hex(a->st.text, digest, outlen);
-		fh_json_str("digest", a->st.text);
-	}
-	if (meta)
-		fh_json_uint("size", meta->size);
-	if (meta && meta->verified > 0)
-		fh_json_uint("verified", (uint64_t)meta->verified);
-	fh_json_str("status", fh_status_word(st));
-	if (from)
-		fh_json_name("from", from, fromlen);
-	if (err)
-		fh_json_str("error", fh_strerror(err));
-	fh_json_end();
+	fh_record_put(c, &(struct fh_record){
+		.name = name, .namelen = len, .algo = fh_algo_get((enum fh_algo_id)algo),
+		.digest = digest, .outlen = outlen, .sized = meta != NULL,
+		.size = meta ? meta->size : 0, .verified = meta ? meta->verified : 0,
+		.status = fh_status_word(st), .from = from, .fromlen = fromlen, .err = err });
 }
 
 /* A listed file hashed: its status, and for --update its line's fate.

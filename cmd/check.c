@@ -371,27 +371,10 @@ struct result {
 static void status_line(struct checker *k, const struct result *r,
 			const char *what, int err)
 {
-	const struct cli *c = k->c;
-
-	if (!c->json) {
-		fh_out_status(r->path, strlen(r->path), what, NULL, 0);
-		return;
-	}
-	fh_json_begin();
-	fh_json_name("name", r->path, strlen(r->path));
-	fh_json_str("algorithm", r->algo->name);
-	if (!err) {
-		if (c->base64)
-			k->text[fh_base64(k->text, r->digest, r->outlen)] = '\0';
-		else
-			fh_hex(k->text, r->digest, r->outlen);
-		fh_json_str("digest", k->text);
-		fh_json_uint("size", r->size);
-	}
-	fh_json_str("status", what);
-	if (err)
-		fh_json_str("error", fh_strerror(err));
-	fh_json_end();
+	fh_record_put(k->c, &(struct fh_record){
+		.name = r->path, .namelen = strlen(r->path), .algo = r->algo,
+		.digest = err ? NULL : r->digest, .outlen = r->outlen, .sized = !err,
+		.size = r->size, .status = what, .err = err });
 }
 
 /* A line's verdict: ERR (the file could not be read) or MATCH. */

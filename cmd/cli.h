@@ -148,6 +148,27 @@ void fh_json_str(const char *key, const char *s);
 void fh_json_uint(const char *key, uint64_t v);
 void fh_json_end(void);
 
+/* One file's result, as every mode reports it (json.c). */
+struct fh_record {
+	const char *name;
+	size_t namelen;
+	const struct fh_algo *algo;
+	const uint8_t *digest;  /* computed (OUTLEN bytes), or NULL */
+	size_t outlen;
+	bool sized;             /* SIZE is known */
+	uint64_t size;
+	int64_t verified;       /* a scrub's stamp, or 0 */
+	const char *status;     /* "OK", "FAILED"...; NULL: a generated digest */
+	const char *from;       /* MOVED: the old name (FROMLEN bytes) */
+	size_t fromlen;
+	int err;                /* 0, or why the file could not be read */
+};
+
+/* R with --json as one object (the digest in hex, or base64 with
+ * --base64); otherwise, for a status, the line "NAME: STATUS" (" from
+ * FROM" after it).  Generated lines are generate.c's. */
+void fh_record_put(const struct cli *c, const struct fh_record *r);
+
 struct operands;
 
 /* Generates lines for every name of OPS; returns true if all went well. */

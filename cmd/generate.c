@@ -36,12 +36,9 @@ struct before {
 /* A file that could not be hashed, as a --json object. */
 static void json_failure(const struct cli *c, const char *path, int err)
 {
-	fh_json_begin();
-	fh_json_name("name", path, strlen(path));
-	fh_json_str("algorithm", c->algo->name);
-	fh_json_str("status", "FAILED open or read");
-	fh_json_str("error", fh_strerror(err));
-	fh_json_end();
+	fh_record_put(c, &(struct fh_record){ .name = path, .namelen = strlen(path),
+					      .algo = c->algo,
+					      .status = "FAILED open or read", .err = err });
 }
 
 /* The error a walk or a names file met, carried in a marker job. */
@@ -157,16 +154,10 @@ static void done(void *ctx, struct fh_job *job)
 		return;
 	}
 	if (c->json) {
-		if (c->base64)
-			g->text[fh_base64(g->text, job->digest, job->outlen)] = '\0';
-		else
-			fh_hex(g->text, job->digest, job->outlen);
-		fh_json_begin();
-		fh_json_name("name", job->path, strlen(job->path));
-		fh_json_str("algorithm", job->algo->name);
-		fh_json_str("digest", g->text);
-		fh_json_uint("size", job->size);
-		fh_json_end();
+		fh_record_put(c, &(struct fh_record){
+			.name = job->path, .namelen = strlen(job->path), .algo = job->algo,
+			.digest = job->digest, .outlen = job->outlen, .sized = true,
+			.size = job->size });
 		free(b);
 		return;
 	}

@@ -128,3 +128,36 @@ void fh_json_end(void)
 	fh_out_str(first ? "{}\n" : "}\n");
 	fh_out_end_line();
 }
+
+void fh_record_put(const struct cli *c, const struct fh_record *r)
+{
+	/* The digest's text: 2n + 4 holds hex or base64 for any n. */
+	static char text[2 * FH_MAX_XOF_BYTES + 4];
+
+	if (!c->json) {
+		if (r->status)
+			fh_out_status(r->name, r->namelen, r->status, r->from, r->fromlen);
+		return;
+	}
+	fh_json_begin();
+	fh_json_name("name", r->name, r->namelen);
+	fh_json_str("algorithm", r->algo->name);
+	if (r->digest) {
+		if (c->base64)
+			text[fh_base64(text, r->digest, r->outlen)] = '\0';
+		else
+			fh_hex(text, r->digest, r->outlen);
+		fh_json_str("digest", text);
+	}
+	if (r->sized)
+		fh_json_uint("size", r->size);
+	if (r->verified > 0)
+		fh_json_uint("verified", (uint64_t)r->verified);
+	if (r->status)
+		fh_json_str("status", r->status);
+	if (r->from)
+		fh_json_name("from", r->from, r->fromlen);
+	if (r->err)
+		fh_json_str("error", fh_strerror(r->err));
+	fh_json_end();
+}
