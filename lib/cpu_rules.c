@@ -26,10 +26,11 @@ uint32_t fh_cpu_arm_hwcap_features(unsigned long hwcap)
 }
 
 /* macOS: the SHA3 extension is FEAT_SHA3 under hw.optional.arm from
- * macOS 12, hw.optional.armv8_2_sha3 on macOS 11 (research/
- * portability-anchors.md §1.1; the sources disagree on the release that
+ * macOS 12, hw.optional.armv8_2_sha3 on macOS 11 (Go's
+ * internal/cpu/cpu_arm64_darwin.go and OpenJDK say macOS 12, golang/sys's
+ * cpu_darwin_arm64.go says 13: the sources disagree on the release that
  * renamed it, so whichever name the kernel knows decides, the new one
- * first).  A name that reads 0 says the extension is absent. */
+ * first, as zlib-ng and OpenJDK do).  A name that reads 0 says the extension is absent. */
 static bool darwin_sha3(const struct fh_arm_probe *p)
 {
 	int v = p->feat_sha3 != FH_SYSCTL_ABSENT ? p->feat_sha3 : p->armv8_2_sha3;

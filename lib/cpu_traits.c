@@ -16,8 +16,9 @@ uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
 
 	/* Every Intel core with AVX-512 (family 6 and later: Skylake-X, Ice
 	 * Lake, Sapphire Rapids) runs VPROLD in one cycle, which makes the
-	 * one-stream AVX-512VL MD5 4.05 cycles/byte against 4.5 on general
-	 * registers (research/perf-anchors.md).  AMD Zen 4 and 5 take two,
+	 * one-stream AVX-512VL MD5 4.05 cycles/byte against 4.55 on general
+	 * registers (animetosho/md5-optimisation's README: 4.051 against
+	 * 4.546 on Skylake-X).  AMD Zen 4 and 5 take two,
 	 * and there md5-bmi wins (785 against 654 MB/s measured on Zen 4). */
 	if (id->vendor == FH_VENDOR_INTEL && id->family >= 6 &&
 	    (f & FH_CPU_X86_AVX512VL))
@@ -33,7 +34,9 @@ uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
 		f |= FH_CPU_X86_NO_SHA;
 	/* Only Apple's cores issue EOR3/RAX1/XAR/BCAX on every vector pipe;
 	 * Neoverse V1/V2 issue them on one of four and N2 on one of two, where
-	 * keccak-gpr is about twice as fast (research/perf-anchors.md §4).
+	 * keccak-gpr is about twice as fast (AWS-LC's keccak1600.c; about
+	 * 1555 against 753 cycles a permutation on Graviton4, DaniPopes/
+	 * keccak-asm issue 15).
 	 * Unknown cores get keccak-gpr, which is never far behind.  Apple's
 	 * cores show as implementer 0x61 where MIDR can be read (Linux on
 	 * Apple silicon) and as FH_VENDOR_APPLE on macOS, which hides MIDR. */

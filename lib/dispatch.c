@@ -18,7 +18,8 @@
  * 520, keccak-avx2 355) and Zen 3, where keccak-bmi2 beats keccak-avx2
  * too.  md5-avx512 loses to md5-bmi on Zen 4 (654 against 785 MB/s: its
  * VPROLD takes two cycles there) and should win where rotates take one
- * (4.05 against 4.5 cycles/byte on Skylake-X, research/perf-anchors.md),
+ * (4.05 against 4.55 cycles/byte on Skylake-X, the README of
+ * animetosho/md5-optimisation),
  * so its `prefer` asks for FH_CPU_X86_VPROL_FAST, which fh_cpu_traits
  * sets for Intel.  FH_HAVE_X86_* says which instruction sets' libraries
  * arch/x86_64/meson.build built. */

@@ -3,8 +3,14 @@
  * A kernel is a constant descriptor holding the block functions of one
  * algorithm family for one instruction set.  Each family has a table ordered
  * best first that ends with the portable kernel, which every CPU runs and
- * every other kernel is tested against.  Adding a kernel is one file in
- * arch/<isa>/ and one line in the table in lib/dispatch.c.
+ * every other kernel is tested against.  Adding a kernel takes its source
+ * in arch/<isa>/ (on AArch64 a .S, its descriptor in kernels_arm.c), the
+ * descriptor's declaration in arch/x86_64/kernels_x86.h or
+ * arch/aarch64/kernels_arm.h, its source in arch/<isa>/meson.build (on
+ * x86-64 in its instruction set's row, with its name), and its row in its
+ * family's table in lib/dispatch.c; one that needs a CPU feature not yet
+ * probed adds an FH_CPU_* bit below and its rule in lib/cpu_rules.c.  The
+ * unit tests find every kernel through fh_kernel_at.
  */
 #ifndef FH_KERNEL_H
 #define FH_KERNEL_H

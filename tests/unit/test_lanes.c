@@ -8,7 +8,17 @@
  * an input that shares them with another until that one ends, at every
  * block, and goes on alone on the single-stream kernel, for every
  * algorithm family and several rates.  Every digest is compared with a
- * one-shot hash of the file's bytes. */
+ * one-shot hash of the file's bytes.
+ *
+ * With a kernel's name (test_lanes sha256-avx2x8), the same for one of the
+ * real SHA-1, SHA-256 or SHA-512 multi-buffer kernels, against the
+ * portable single-stream kernel: the engine's lanes over every length up
+ * to past two blocks (both paddings: one block, or two where the tail
+ * leaves no room for the length) and a few large files; migration at
+ * every block for a message whose padding fits its last block and one
+ * whose padding needs a second; and every lane of the kernel busy at
+ * once with inputs of uneven lengths and both paddings.  Exit 77 where the kernel is not built or
+ * this CPU cannot run it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -137,6 +147,17 @@ static void done(void *ctx, struct fh_job *job)
 	}
 }
 
+/* The reference: ALGO over DATA on its family's portable kernel. */
+static void portable_hash(const struct fh_algo *a, const uint8_t *data,
+			  size_t len, uint8_t *out, size_t outlen)
+{
+	fh_ctx ctx;
+
+	fh_init_kernel(&ctx, a, fh_kernel_portable(a->family));
+	fh_update(&ctx, data, len);
+	fh_final(&ctx, out, outlen);
+}
+
 /* Lane migration. */
 
 struct migration {
@@ -169,16 +190,15 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
  * from 0 to A's blocks, A's digest must be the one-shot's.  Returns the
  * failures. */
 static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
+				     const struct fh_kernel *multi, bool fixed,
 				     const uint8_t *data, size_t len)
 {
-	const struct fh_kernel *multi =
-		a->family == FH_FAMILY_MD5 ? &md5_lanes : &keccak_lanes;
 	size_t block = a->block_bytes, outlen = a->xof ? 40 : a->digest_bytes;
 	uint8_t want[64];
 	char pa[128], pb[128];
 	size_t failed = 0;
 
-	fh_hash(a, data, len, want, outlen);
+	portable_hash(a, data, len, want, outlen);
 	snprintf(pa, sizeof pa, "%s/migrate-a", dir);
 	snprintf(pb, sizeof pb, "%s/migrate-b", dir);
 	write_file(pa, data, len);
@@ -192,7 +212,8 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 			m.job[i] = (struct fh_job){
 				.path = i ? pb : pa, .algo = a,
 				.kernel = fh_kernel_best(a->family), .multi = multi,
-				.outlen = outlen, .digest = m.digest[i],
+				.multi_only = fixed, .outlen = outlen,
+				.digest = m.digest[i],
 			};
 			if (!l || fh_input_open(m.job[i].path, &in[i], NULL) != 0 ||
 			    !fh_lanes_take(l, &m.job[i], NULL, &in[i], false)) {
@@ -204,8 +225,9 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 			fh_lanes_step(l, false);
 		if (m.finished != 2 || m.job[0].err || m.job[0].size != len ||
 		    memcmp(m.digest[0], want, outlen) != 0) {
-			fprintf(stderr, "FAIL %s: migration after %zu blocks of %zu: "
-				"err %d, size %llu, digest %s\n", a->name, k, len / block,
+			fprintf(stderr, "FAIL %s on %s: migration after %zu blocks of %zu "
+				"(%zu bytes): err %d, size %llu, digest %s\n", a->name,
+				multi->name, k, len / block, len,
 				m.job[0].err, (unsigned long long)m.job[0].size,
 				memcmp(m.digest[0], want, outlen) ? "differs" : "right");
 			failed++;
@@ -217,8 +239,231 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 	return failed;
 }
 
-int main(void)
+/* One real SHA multi-buffer kernel in the lanes. */
+
+/* Every lane of MULTI busy at once (and only MULTI: the job is fixed to
+ * it), each input of a different length, so that lanes end one by one
+ * and each tail needs one padding block or two; ROUNDS rounds shift the
+ * lengths across the lanes.  Every digest against the portable kernel's.
+ * Returns the failures. */
+static size_t every_lane_busy(const char *dir, const struct fh_algo *a,
+			      const struct fh_kernel *multi, unsigned rounds)
 {
+	size_t block = a->block_bytes, failed = 0;
+	unsigned n = multi->lanes;
+	size_t maxlen = (n + rounds + 2) * block * 3;
+	uint8_t *data = malloc(maxlen);
+
+	for (size_t j = 0; j < maxlen; j++)
+		data[j] = (uint8_t)(j * 13 + (j >> 7));
+	for (unsigned r = 0; r < rounds; r++) {
+		struct migration m = { .finished = 0 };
+		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, NULL);
+		struct fh_job job[FH_MAX_LANES];
+		uint8_t digest[FH_MAX_LANES][64], want[64];
+		size_t len[FH_MAX_LANES];
+		char path[FH_MAX_LANES][128];
+
+		for (unsigned i = 0; i < n; i++) {
+			/* Tails of 0, 5, block - 9 (two blocks of padding for
+			 * every family) and block - 1 bytes, in turn. */
+			static const int tails[] = { 0, 5, -9, -1 };
+			int t = tails[(i + r) % 4];
+			struct fh_input in;
+
+			len[i] = (i + r) % (n + 2) * 3 * block + (size_t)(t < 0 ? (int)block + t : t);
+			snprintf(path[i], sizeof path[i], "%s/lane%02u", dir, i);
+			write_file(path[i], data + i, len[i]);
+			job[i] = (struct fh_job){
+				.path = path[i], .algo = a,
+				.kernel = fh_kernel_best(a->family), .multi = multi,
+				.multi_only = true, .outlen = a->digest_bytes,
+				.digest = digest[i],
+			};
+			if (!l || fh_input_open(path[i], &in, NULL) != 0 ||
+			    !fh_lanes_take(l, &job[i], NULL, &in, false)) {
+				fprintf(stderr, "FAIL lanes setup, lane %u\n", i);
+				exit(1);
+			}
+		}
+		while (fh_lanes_busy(l))
+			fh_lanes_step(l, false);
+		for (unsigned i = 0; i < n; i++) {
+			portable_hash(a, data + i, len[i], want, a->digest_bytes);
+			if (job[i].err || job[i].size != len[i] ||
+			    memcmp(digest[i], want, a->digest_bytes) != 0) {
+				fprintf(stderr, "FAIL %s on %s, lane %u of %u busy, %zu bytes: "
+					"err %d, digest %s\n", a->name, multi->name, i, n,
+					len[i], job[i].err,
+					job[i].err ? "-" : "differs");
+				failed++;
+			}
+			unlink(path[i]);
+		}
+		if ((unsigned)m.finished != n) {
+			fprintf(stderr, "FAIL %s: %d of %u inputs finished\n",
+				multi->name, m.finished, n);
+			failed++;
+		}
+		fh_lanes_free(l);
+	}
+	free(data);
+	return failed;
+}
+
+enum { SHA_SHORT = 300, SHA_FILES = SHA_SHORT + 3 };
+
+struct sha_run {
+	const struct fh_kernel *multi;
+	const struct fh_algo *algo[2];  /* the family's algorithms, alternating */
+	char paths[SHA_FILES][64];
+	size_t sizes[SHA_FILES];
+	size_t next, seen, failed;
+	bool multi_only;
+};
+
+static bool sha_next(void *ctx, struct fh_job *job)
+{
+	struct sha_run *r = ctx;
+	const struct fh_algo *a;
+
+	if (r->next == SHA_FILES)
+		return false;
+	a = r->algo[r->next % 2];
+	job->path = r->paths[r->next];
+	job->algo = a;
+	job->kernel = fh_kernel_best(a->family);
+	job->multi = r->multi;
+	job->multi_only = r->multi_only;
+	job->outlen = a->digest_bytes;
+	job->user = (void *)(uintptr_t)r->next;
+	r->next++;
+	return true;
+}
+
+static void sha_done(void *ctx, struct fh_job *job)
+{
+	struct sha_run *r = ctx;
+	size_t i = (size_t)(uintptr_t)job->user;
+	uint8_t want[64];
+
+	if (i != r->seen++) {
+		fprintf(stderr, "FAIL job %zu handed back out of order\n", i);
+		r->failed++;
+		return;
+	}
+	uint8_t *data = slurp(job->path, r->sizes[i]);
+
+	portable_hash(job->algo, data, r->sizes[i], want, job->outlen);
+	free(data);
+	if (job->err || job->size != r->sizes[i] ||
+	    memcmp(want, job->digest, job->outlen) != 0) {
+		fprintf(stderr, "FAIL %s on %s%s, %zu bytes: err %d, size %llu, digest %s\n",
+			job->algo->name, r->multi->name,
+			r->multi_only ? " only" : "", r->sizes[i], job->err,
+			(unsigned long long)job->size, job->err ? "-" : "differs");
+		r->failed++;
+	}
+}
+
+static int sha_lanes(const char *name)
+{
+	const struct fh_kernel *k = fh_kernel_by_name(name);
+	static struct sha_run r;
+	char dir[] = "/tmp/fh-lanes-sha.XXXXXX";
+	size_t failed = 0, runs = 0, checks = 0;
+	enum fh_algo_id ids[2];
+
+	if (!k) {
+		printf("SKIP %s: not built for this ISA\n", name);
+		return 77;
+	}
+	switch (k->family) {
+	case FH_FAMILY_SHA1: ids[0] = ids[1] = FH_SHA1; break;
+	case FH_FAMILY_SHA256: ids[0] = FH_SHA256; ids[1] = FH_SHA224; break;
+	case FH_FAMILY_SHA512: ids[0] = FH_SHA512; ids[1] = FH_SHA384; break;
+	default:
+		fprintf(stderr, "%s is no SHA kernel\n", name);
+		return 1;
+	}
+	if (k->lanes < 2) {
+		fprintf(stderr, "%s is no multi-buffer kernel\n", name);
+		return 1;
+	}
+	if (!fh_kernel_usable(k)) {
+		printf("SKIP %s: this CPU cannot run it\n", name);
+		return 77;
+	}
+	if (!mkdtemp(dir))
+		return 1;
+	r.multi = k;
+	for (int i = 0; i < 2; i++)
+		r.algo[i] = fh_algo_get(ids[i]);
+	/* Every length from 0 to past two 128-byte blocks, then files that
+	 * take many blocks, one larger than FH_MAP_MIN. */
+	for (size_t i = 0; i < SHA_FILES; i++) {
+		static const size_t large[] = { 100000 + 119, 300000 + 55,
+						(3u << 19) + 112 };
+		size_t size = i < SHA_SHORT ? i : large[i - SHA_SHORT];
+		uint8_t *buf = malloc(size ? size : 1);
+
+		for (size_t j = 0; j < size; j++)
+			buf[j] = (uint8_t)(j * 151 + i * 7 + (j >> 8));
+		snprintf(r.paths[i], sizeof r.paths[i], "%s/s%03zu", dir, i);
+		write_file(r.paths[i], buf, size);
+		free(buf);
+		r.sizes[i] = size;
+	}
+	for (unsigned threads = 1; threads <= 2; threads++)
+		for (int only = 0; only < 2; only++) {
+			struct fh_engine_opts o = { .threads = threads, .lanes = true };
+
+			r.next = r.seen = r.failed = 0;
+			r.multi_only = only;
+			if (fh_engine_run(&o, sha_next, sha_done, &r) != 0 ||
+			    r.seen != SHA_FILES) {
+				fprintf(stderr, "FAIL run: %zu jobs back\n", r.seen);
+				r.failed++;
+			}
+			if (r.failed)
+				fprintf(stderr, "  in run threads=%u multi_only=%d\n",
+					threads, only);
+			failed += r.failed;
+			runs++;
+		}
+	for (size_t i = 0; i < SHA_FILES; i++)
+		unlink(r.paths[i]);
+
+	/* Migration at every block (two inputs busy: the kernel's table
+	 * may run them on a narrower sibling, then the lone one goes on on
+	 * the single-stream kernel), the tail of the message leaving room
+	 * for the padding in its last block (5 bytes) and not (block - 5:
+	 * past 55 of 64, or 111 of 128, a second block holds the length). */
+	const struct fh_algo *a = r.algo[0];
+	size_t block = a->block_bytes;
+	size_t lens[2] = { (16u << 10) + 5, (16u << 10) + block - 5 };
+	uint8_t *mdata = malloc(lens[1]);
+
+	for (size_t j = 0; j < lens[1]; j++)
+		mdata[j] = (uint8_t)(j * 7 + (j >> 9));
+	for (int i = 0; i < 2; i++) {
+		failed += migrate_at_every_block(dir, a, k, false, mdata, lens[i]);
+		checks += lens[i] / block + 1;
+	}
+	free(mdata);
+	for (int i = 0; i < 2; i++)
+		failed += every_lane_busy(dir, r.algo[i], k, 8);
+	rmdir(dir);
+	printf("lanes %s: %zu runs of %d jobs, %zu migrations checked, %zu failures\n",
+	       name, runs, SHA_FILES, checks, failed);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		return sha_lanes(argv[1]);
+
 	char dir[] = "/tmp/fh-lanes.XXXXXX";
 	static struct run r;
 	uint64_t seed = 12345;
@@ -308,7 +553,10 @@ int main(void)
 	for (size_t i = 0; i < sizeof migrating / sizeof migrating[0]; i++) {
 		const struct fh_algo *a = fh_algo_get(migrating[i]);
 
-		failed += migrate_at_every_block(dir, a, mdata, mlen);
+		failed += migrate_at_every_block(dir, a,
+						 a->family == FH_FAMILY_MD5 ? &md5_lanes
+									    : &keccak_lanes,
+						 false, mdata, mlen);
 		checks += mlen / a->block_bytes + 1;
 	}
 	free(mdata);
