@@ -11,7 +11,8 @@
  * after the walk the missing ones by digest.  Files are reported in walk
  * order as the engine hands them back; new names wait for the walk's end
  * (one may be a missing name's content), then missing entries in list
- * order.  Reading LIST and writing it back are auditlist.c's. */
+ * order.  LIST is held in a store (lists/store.h): its reading and
+ * writing back are the store's; this file keeps the policy and the report. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -7,7 +7,7 @@
  * An entry found good gets a stamp in its "#fhsum" line; one that is not
  * keeps its old stamp, so that it stays first in line and is reported
  * again next time.  LIST is held and rewritten as --update holds and
- * rewrites it (auditlist.c, listfile.c): locked throughout, replaced
+ * rewrites it (lists/store.c, lists/listfile.c): locked throughout, replaced
  * whole, its checksum lines copied byte for byte.  The new text is
  * written as the entries are decided, so that little is left to write, and to
  * reach the disk, once the last file is verified.

@@ -63,7 +63,7 @@ struct fh_list_line {
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
-	 * (cmd/settle.h).  NULL otherwise. */
+	 * (cmd/lists/settle.h).  NULL otherwise. */
 	const struct fh_algo *alt;
 };
 
