@@ -106,16 +106,13 @@ static bool is_leftover(const char *entry, const char *base, size_t blen)
  * writer is using one). */
 static void remove_leftovers(const struct fh_listfile *l)
 {
-	char *dir = strndup(l->path, l->dirlen ? l->dirlen : 0);
 	const char *base = l->path + l->dirlen;
 	size_t blen = strlen(base);
-	DIR *d = dir ? opendir(l->dirlen ? dir : ".") : NULL;
+	DIR *d = opendir(l->dir);
 	struct dirent *de;
 
-	if (!d) {
-		free(dir);
+	if (!d)
 		return;
-	}
 	while ((de = readdir(d)) != NULL) {
 		if (!is_leftover(de->d_name, base, blen))
 			continue;
@@ -129,7 +126,6 @@ static void remove_leftovers(const struct fh_listfile *l)
 				 fh_quotef(de->d_name, strlen(de->d_name)));
 	}
 	closedir(d);
-	free(dir);
 }
 
 bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
@@ -149,6 +145,16 @@ bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
 	const char *slash = strrchr(l->path, '/');
 
 	l->dirlen = slash ? (size_t)(slash - l->path) + 1 : 0;
+	/* Its directory, held from here on: the writing allocates nothing
+	 * for it, so a refused allocation there cannot turn an anonymous
+	 * temporary file into a named one. */
+	l->dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
+	if (!l->dir) {
+		fh_error(ENOMEM, "%s", qname(l));
+		free(l->path);
+		l->path = NULL;
+		return false;
+	}
 	for (;;) {
 		bool made = false;
 		int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -216,19 +222,13 @@ bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
 
 bool fh_listfile_writable(const struct fh_listfile *l)
 {
-	char *dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
-
-	if (!dir) {
-		fh_error(ENOMEM, "%s", qname(l));
-		return false;
-	}
+	const char *dir = l->dir;
 	int ok = access(dir, W_OK | X_OK);
 	int err = errno;
 
 	if (ok != 0)
 		fh_error(err, "%s: cannot write in %s: the list is not updated",
 			 qname(l), fh_quotef(dir, strlen(dir)));
-	free(dir);
 	return ok == 0;
 }
 
@@ -247,11 +247,7 @@ int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
 	sprintf(o->tmp + l->dirlen, ".%s" SUFFIX "XXXXXX", l->path + l->dirlen);
 	/* Anonymous where the system can (named only at the commit), else
 	 * by mkstemp. */
-	char *dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
-
-	if (dir)
-		o->fd = fh_anon_open(dir);
-	free(dir);
+	o->fd = fh_anon_open(l->dir);
 	o->anonymous = o->fd >= 0;
 	if (o->fd < 0)
 		o->fd = mkstemp(o->tmp);
@@ -388,14 +384,12 @@ int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o)
 			unlink(o->tmp);
 	} else {
 		/* The rename reaches the disk with its directory. */
-		char *dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
-		int dfd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
+		int dfd = open(l->dir, O_RDONLY | O_CLOEXEC);
 
 		if (dfd >= 0) {
 			fsync(dfd);
 			close(dfd);
 		}
-		free(dir);
 		l->exists = true; /* the placeholder is the list now */
 	}
 	free(o->tmp);
@@ -418,4 +412,6 @@ void fh_listfile_release(struct fh_listfile *l)
 	l->fd = -1;
 	free(l->path);
 	l->path = NULL;
+	free(l->dir);
+	l->dir = NULL;
 }

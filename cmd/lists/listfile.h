@@ -18,6 +18,7 @@ struct fh_listfile {
 	const char *name;       /* as the user named it, for messages */
 	char *path;             /* where it is, symlinks followed */
 	size_t dirlen;          /* PATH's directory part, with its '/' */
+	char *dir;              /* that directory ("." for none), for calls */
 	int fd;                 /* open on it and locked, or -1 */
 	struct stat st;         /* its state when locked */
 	bool exists;            /* false: it did not exist (FD is an empty

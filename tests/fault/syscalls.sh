@@ -307,15 +307,15 @@ else
 			[ "$(refusals)" -gt 0 ] && refused_runs=$((refused_runs + 1))
 			why=
 			stampless "$LT/list" >"$CASE/got.list"
-			# A temporary file left beside the list is no damage (the
-			# next writer removes it under the lock), but it is said:
-			# a refused strdup makes the writer fall back from the
-			# anonymous file to a named one, and a later refusal's
-			# exit leaves that behind.
+			# A temporary file left beside the list would be no damage
+			# (the next writer removes it under the lock), but where
+			# the system makes it anonymous (O_TMPFILE) a refused
+			# allocation must not leave one: the file has no name
+			# until the rename.
 			if [ -n "$(ls -A "$LT" | grep '^\.list\.fhsum-')" ]; then
 				left=$((left + 1))
-				note "N=$n: a temporary file left beside the list (status $RC)"
 				rm -f "$LT"/.list.fhsum-*
+				[ -d /proc/self/fd ] && why="a temporary file left beside the list (status $RC)"
 			fi
 			if [ "$RC" = 124 ]; then
 				why="timed out"
