@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "family.h"
 #if defined(__x86_64__)
 #include "../arch/x86_64/kernels_x86.h"
 #endif
@@ -192,13 +192,8 @@ static const struct {
 
 const char *fh_family_name(enum fh_family family)
 {
-	static const char *const names[FH_FAMILY_COUNT] = {
-		[FH_FAMILY_MD5] = "md5", [FH_FAMILY_KECCAK] = "keccak",
-		[FH_FAMILY_SHA1] = "sha1", [FH_FAMILY_SHA256] = "sha256",
-		[FH_FAMILY_SHA512] = "sha512",
-	};
-
-	return (unsigned)family < FH_FAMILY_COUNT ? names[family] : "?";
+	return (unsigned)family < FH_FAMILY_COUNT ? fh_family_ops(family)->name
+						  : "?";
 }
 
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)

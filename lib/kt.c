@@ -86,7 +86,7 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 	const uint8_t *lp[FH_MAX_LANES];
 
 	memset(states, 0, k->lanes * sizeof states[0]);
-	k->keccak_absorb_xn(states, p, chunk / rate, rate, a->rounds);
+	fh_keccak_absorb_xn_of(k)(states, p, chunk / rate, rate, a->rounds);
 	if (node)
 		memcpy(node, states[0], sizeof states[0]);
 	/* Each leaf's last block: its tail, padded with the leaf's domain. */
@@ -95,7 +95,7 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 		fh_keccak_pad(last[i], chunk - whole, rate, KT_LEAF);
 		lp[i] = last[i];
 	}
-	k->keccak_absorb_xn(states, lp, 1, rate, a->rounds);
+	fh_keccak_absorb_xn_of(k)(states, lp, 1, rate, a->rounds);
 	for (unsigned i = node ? 1 : 0; i < used; i++, cvs += a->cv_bytes)
 		store_cv(a, states[i], cvs);
 }
