@@ -55,10 +55,10 @@ KangarooTwelve checksums.\n\
 \n\
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
-  -a, --algorithm=NAME  md5, sha1, sha224, sha256, sha384, sha512, sha2\n\
-                        (size from -l), sha3 (size from -l), sha3-224,\n\
-                        sha3-256, sha3-384, sha3-512, shake128, shake256,\n\
-                        turboshake128, turboshake256, kt128 or kt256;\n\
+  -a, --algorithm=NAME  ", stdout);
+	/* The names, from the table of algorithms (--list-algorithms). */
+	fh_help_algorithms();
+	fputs("\
                         the default is sha3-256 (md5 as md5sum, sha256\n\
                         as sha256sum, ...; under those GNU names only\n\
                         GNU's options exist)\n\
@@ -132,6 +132,8 @@ Inputs and speed:\n\
 Kernels:\n\
       --kernel=NAME[,NAME]  use these kernels (also FHSUM_KERNEL)\n\
       --list-kernels    list the kernels and which this CPU runs\n\
+      --list-algorithms list the algorithms: -a names, tags, digest\n\
+                        lengths, families and program names\n\
       --debug           name the CPU, the OS layer and the chosen\n\
                         kernels on standard error\n\
       --benchmark       measure every usable kernel of the algorithm (all\n\

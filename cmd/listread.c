@@ -244,9 +244,8 @@ int fh_audit_read_list(struct auditor *a, int fd, const char *name,
 	for (size_t i = 0; i < nbatches; i++)
 		r->ring[i].data = (unsigned char *)r + head + i * batch;
 	r->digest = (uint8_t *)r + head + nbatches * batch;
-	fh_list_parser_init(&r->p, c->algo_given ? c->algo : NULL, c->any_sha3,
+	fh_list_parser_init(&r->p, c->algo_given ? c->algo : NULL, c->group,
 			    c->check_outlen);
-	r->p.any_sha2 = c->any_sha2;
 	if (threaded) {
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->cv, NULL);

@@ -1,47 +1,14 @@
 /* md.c: the Merkle-Damgard families, MD5 (RFC 1321), SHA-1 and SHA-2
- * (FIPS 180-4), as ops records (family.h): their initial values, the
- * padding (one 0x80 byte, zeros, the message's length in bits) and the
- * digest, the state's words in the family's byte order.  The buffering of
- * partial blocks is hash.c's, shared with every family that has none of
- * its own. */
+ * (FIPS 180-4), as ops records (family.h): the start from the initial
+ * value in the algorithm's row (algo.c), the padding (one 0x80 byte,
+ * zeros, the message's length in bits) and the digest, the state's words
+ * in the family's byte order.  The buffering of partial blocks is
+ * hash.c's, shared with every family that has none of its own. */
 #include <string.h>
 
+#include "algo.h"
 #include "bytes.h"
 #include "family.h"
-
-/* RFC 1321 §3.3; FIPS 180-4 §5.3.1 to §5.3.5. */
-static const uint32_t md5_iv[4] = {
-	0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
-};
-static const uint32_t sha1_iv[5] = {
-	0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
-};
-static const uint32_t sha224_iv[8] = {
-	0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
-	0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
-};
-static const uint32_t sha256_iv[8] = {
-	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-};
-static const uint64_t sha384_iv[8] = {
-	0xcbbb9d5dc1059ed8ull, 0x629a292a367cd507ull,
-	0x9159015a3070dd17ull, 0x152fecd8f70e5939ull,
-	0x67332667ffc00b31ull, 0x8eb44a8768581511ull,
-	0xdb0c2e0d64f98fa7ull, 0x47b5481dbefa4fa4ull,
-};
-static const uint64_t sha512_iv[8] = {
-	0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull,
-	0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
-	0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
-	0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
-};
-
-static const void *const ivs[FH_ALGO_COUNT] = {
-	[FH_MD5] = md5_iv, [FH_SHA1] = sha1_iv,
-	[FH_SHA224] = sha224_iv, [FH_SHA256] = sha256_iv,
-	[FH_SHA384] = sha384_iv, [FH_SHA512] = sha512_iv,
-};
 
 /* One 0x80 byte, zeros, then the message's length in bits in the last
  * LENBYTES bytes of the last block: a second block when the tail leaves
@@ -137,7 +104,7 @@ static void digest_be64(const struct fh_algo *algo, const struct fh_kernel *k,
 #define FH_MD_BLOCKS(fam, T, words)                                          \
 	static void fam##_start(const struct fh_algo *algo, void *state)     \
 	{                                                                    \
-		memcpy(state, ivs[algo->id], words * sizeof(T));             \
+		memcpy(state, fh_algo_row(algo)->iv, words * sizeof(T));             \
 	}                                                                    \
 	static void fam##_blocks(const struct fh_kernel *k,                  \
 				 const struct fh_algo *algo, void *state,    \
