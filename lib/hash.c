@@ -8,6 +8,11 @@
 
 #include "family.h"
 
+/* The mode area is the reserved size (fhsum.h's soname rule): a mode that
+ * outgrows it must not change the ABI unnoticed. */
+_Static_assert(sizeof(((fh_ctx *)0)->mode) == FH_CTX_MODE_BYTES,
+	       "a family's mode outgrows fh_ctx's reserved area");
+
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel)
 {
