@@ -196,34 +196,6 @@ bool fh_cli_algorithm_of_program(struct cli *c)
 	return fh_gnu_as != NULL;
 }
 
-void fh_help_algorithms(void)
-{
-	const struct fh_algo_row *r;
-	size_t col = 0;
-
-	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++) {
-		char word[64];
-		bool last = fh_algo_row_at(i + 1) == NULL;
-		bool before_last = !last && fh_algo_row_at(i + 2) == NULL;
-
-		snprintf(word, sizeof word, "%s%s%s%s", last ? "or " : "",
-			 r->algo.name,
-			 r->length == FH_LENGTH_PICK ? " (size from -l)" : "",
-			 last ? ";" : before_last ? "" : ",");
-		/* The column of "-a, --algorithm=NAME  " and its width. */
-		if (col && col + 1 + strlen(word) > 78 - 24) {
-			fputs("\n                        ", stdout);
-			col = 0;
-		} else if (col) {
-			fputc(' ', stdout);
-			col++;
-		}
-		fputs(word, stdout);
-		col += strlen(word);
-	}
-	fputc('\n', stdout);
-}
-
 void fh_list_algorithms(void)
 {
 	const struct fh_algo_row *r;

@@ -183,13 +183,12 @@ extern const char *fh_gnu_as;
  * GNU cksum's words.  check_group: false, having said so, when -a named a
  * group that no -l sized.  algorithm_of_program: sets C's algorithm from
  * the program's name (md5sum, sha3-256sum...) and returns whether that
- * name is a GNU program's (fh_gnu_as set).  help_algorithms: --help's
- * list of -a names.  list_algorithms: --list-algorithms. */
+ * name is a GNU program's (fh_gnu_as set).  list_algorithms:
+ * --list-algorithms. */
 void fh_cli_set_algorithm(struct cli *c, const char *name);
 void fh_cli_apply_length(struct cli *c, const char *arg);
 bool fh_cli_check_group(const struct cli *c);
 bool fh_cli_algorithm_of_program(struct cli *c);
-void fh_help_algorithms(void);
 void fh_list_algorithms(void);
 
 /* --help (or, for a STATUS other than success, the line that points to

@@ -127,8 +127,6 @@ static const struct option gnu_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int fh_usage_status = EXIT_FAILURE;
-
 static void usage_error(const char *msg, const char *arg)
 {
 	if (msg)

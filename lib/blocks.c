@@ -7,7 +7,12 @@
  * kernels' own arrays, laid end to end for the multi-buffer kernels. */
 #include "family.h"
 
-/* A new family is one row here. */
+/* The records, one per family: md.c (MD5, SHA-1, SHA-256, SHA-512, the
+ * Merkle-Damgard families) and keccak.c.  A new family is one line here
+ * and one row below. */
+extern const struct fh_family_ops fh_md5_ops, fh_sha1_ops, fh_sha256_ops,
+	fh_sha512_ops, fh_keccak_ops;
+
 static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = &fh_md5_ops,
 	[FH_FAMILY_KECCAK] = &fh_keccak_ops,
@@ -19,6 +24,11 @@ static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 const struct fh_family_ops *fh_family_ops(enum fh_family family)
 {
 	return families[family];
+}
+
+const char *fh_family_name(enum fh_family family)
+{
+	return (unsigned)family < FH_FAMILY_COUNT ? families[family]->name : "?";
 }
 
 size_t fh_state_bytes(enum fh_family family)

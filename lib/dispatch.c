@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "family.h"
+#include "kernel.h"
 #if defined(__x86_64__)
 #include "../arch/x86_64/kernels_x86.h"
 #endif
@@ -189,12 +189,6 @@ static const struct {
 	[FH_FAMILY_SHA512] = { sha512_multi_kernels,
 			       FH_COUNT(sha512_multi_kernels) - 1 },
 };
-
-const char *fh_family_name(enum fh_family family)
-{
-	return (unsigned)family < FH_FAMILY_COUNT ? fh_family_ops(family)->name
-						  : "?";
-}
 
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)
 {

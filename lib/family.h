@@ -3,7 +3,7 @@
  * hash.c, hash_many.c, blocks.c and the engine's lanes drive every family
  * through it and never ask which family they drive.  A new family is one
  * such record (beside its portable kernel), a row in blocks.c's table of
- * families and rows in lib/algos.c's table of algorithms.  Internal to
+ * families and rows in lib/algo.c's table of algorithms.  Internal to
  * the library. */
 #ifndef FH_FAMILY_H
 #define FH_FAMILY_H
@@ -54,10 +54,5 @@ struct fh_family_ops {
 
 /* FAMILY's ops record; never NULL for a family below FH_FAMILY_COUNT. */
 const struct fh_family_ops *fh_family_ops(enum fh_family family);
-
-/* The records, one per family: md.c (MD5, SHA-1, SHA-256, SHA-512, the
- * Merkle-Damgard families) and keccak.c. */
-extern const struct fh_family_ops fh_md5_ops, fh_sha1_ops, fh_sha256_ops,
-	fh_sha512_ops, fh_keccak_ops;
 
 #endif
