@@ -200,23 +200,28 @@ void fh_list_algorithms(void)
 {
 	const struct fh_algo_row *r;
 
-	printf("%-14s %-14s %-9s %-7s %s\n", "ALGORITHM", "TAG", "BITS",
-	       "FAMILY", "PROGRAM");
+	printf("%-14s %-14s %-6s %-6s %-7s %s\n", "ALGORITHM", "TAG", "BITS",
+	       "BLOCK", "FAMILY", "PROGRAM");
 	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++) {
 		const struct fh_algo *a = &r->algo;
 		char bits[32];
 
-		if (r->length == FH_LENGTH_PICK)
-			snprintf(bits, sizeof bits, "-l");
-		else if (a->xof)
+		if (r->length == FH_LENGTH_PICK) {
+			printf("%-14s %-14s %-6s %-6s %-7s -\n", a->name, a->tag,
+			       "-l", "-", fh_family_name(a->family));
+			continue;
+		}
+		if (a->xof)
 			snprintf(bits, sizeof bits, "%u+", 8u * a->digest_bytes);
 		else
 			snprintf(bits, sizeof bits, "%u", 8u * a->digest_bytes);
-		printf("%-14s %-14s %-9s %-7s %s%s\n", a->name, a->tag, bits,
-		       fh_family_name(a->family),
+		printf("%-14s %-14s %-6s %-6u %-7s %s%s\n", a->name, a->tag, bits,
+		       a->block_bytes, fh_family_name(a->family),
 		       r->gnu_name ? r->gnu_name : r->link ? r->link : "-",
 		       r->gnu_name ? " (GNU)" : "");
 	}
 	printf("# BITS: the digest's; N+: an XOF, N by default (-l); "
-	       "-l: a group, -l picks\n");
+	       "-l: a group, -l picks\n"
+	       "# BLOCK: bytes, or the sponge's rate; PROGRAM: fhsum's name "
+	       "as this algorithm\n");
 }
