@@ -85,15 +85,31 @@ done
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-algos=(md5 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 sha1 sha224
-	sha256 sha384 sha512)
+# The algorithms and the portable kernels come from fhsum's own tables
+# (--list-algorithms, --list-kernels), so that a new one needs no line
+# here: every algorithm but the groups that -l sizes, GNU's program for
+# those it has, and per family one algorithm of each block size (each
+# rate of the sponge) and digest length for the forced kernels below.
+algos=()
+declare -A gnu_prog=() fam_algos=() fam_shapes=()
+while read -r name bits block fam prog gnu; do
+	algos+=("$name")
+	[ "$gnu" = "(GNU)" ] && gnu_prog[$name]=$prog
+	case " ${fam_shapes[$fam]-} " in
+	*" $block/$bits "*) ;;
+	*) fam_shapes[$fam]+=" $block/$bits" fam_algos[$fam]+=" $name" ;;
+	esac
+done < <("$fhsum" --list-algorithms |
+	awk '!/^(ALGORITHM|#)/ && $3 != "-l" { print $1, $3, $4, $5, $6, $7 }')
+portable=$("$fhsum" --list-kernels |
+	awk '$1 ~ /-portable$/ { printf "%s%s", sep, $1; sep = "," }')
 for a in "${algos[@]}"; do
-	FHSUM_KERNEL=md5-portable,keccak-portable,sha1-portable,sha256-portable,sha512-portable \
-		"$fhsum" -a "$a" "${ins[@]}" >"$tmp/want.$a"
+	FHSUM_KERNEL=$portable "$fhsum" -a "$a" "${ins[@]}" >"$tmp/want.$a"
 done
 # The portable kernels against GNU's programs, as an oracle beside them.
-for a in sha1 sha224 sha256 sha384 sha512; do
-	"${a}sum" "${ins[@]}" | cmp -s - "$tmp/want.$a" || fail "portable $a differs from ${a}sum"
+for a in "${!gnu_prog[@]}"; do
+	"${gnu_prog[$a]}" "${ins[@]}" | cmp -s - "$tmp/want.$a" ||
+		fail "portable $a differs from ${gnu_prog[$a]}"
 done
 
 for cpu in "${cpus[@]}"; do
@@ -122,13 +138,9 @@ for cpu in "${cpus[@]}"; do
 	echo "picked: ${picked% }; multi-buffer: ${picked_multi:-none}"
 
 	for k in $x86_kernels; do
-		case $k in
-		md5-*) as=(md5) ;;
-		sha1-*) as=(sha1) ;;
-		sha256-*) as=(sha224 sha256) ;;
-		sha512-*) as=(sha384 sha512) ;;
-		*) as=(sha3-256 sha3-512 shake128) ;;
-		esac
+		fam=$(awk -v k="$k" '$1 == k { print $2 }' <<<"$list")
+		read -r -a as <<<"${fam_algos[$fam]-}"
+		((${#as[@]})) || fail "-cpu $cpu: kernel $k has no algorithm"
 		for a in "${as[@]}"; do
 			rc=0
 			FHSUM_KERNEL=$k "${q[@]}" "$fhsum" -a "$a" "${ins[@]}" \

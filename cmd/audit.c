@@ -748,8 +748,7 @@ static void say_duplicate(void *ctx, const struct fh_list_line *l, uint64_t line
 
 void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
 {
-	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->any_sha3, c->check_outlen);
-	p->any_sha2 = c->any_sha2;
+	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->group, c->check_outlen);
 }
 
 void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *how)

@@ -521,8 +521,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	k->ok = true;
 	/* One parser for the run: GNU's reversed-form latch carries from
 	 * one list to the next. */
-	fh_list_parser_init(&k->parser, c->algo, c->any_sha3, c->check_outlen);
-	k->parser.any_sha2 = c->any_sha2;
+	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "algo.h"
 #include "errors.h"
 #include "fhsum.h"
 
@@ -44,8 +45,8 @@ struct cli {
 	/* The algorithm: given with -a (or by the program's name), else NULL
 	 * when checking (each line says) and SHA3-256 when generating. */
 	const struct fh_algo *algo;
-	bool any_sha3;          /* -a sha3 without -l */
-	bool any_sha2;          /* -a sha2 without -l */
+	/* -a GROUP (sha2, sha3) without -l yet: its row; NULL otherwise. */
+	const struct fh_algo_row *group;
 	const char *label;      /* the -a name as messages spell it, or NULL */
 	size_t outlen;          /* digest bytes when generating */
 	size_t check_outlen;    /* SHAKE digest bytes required when checking; 0: any */
@@ -208,6 +209,20 @@ void fh_progress_clear(void);
  * name, md5sum or sha1sum..sha512sum, and so takes that program's options
  * only; NULL under any other name. */
 extern const char *fh_gnu_as;
+
+/* The table of algorithms as the command reads it (algorithms.c).
+ * set_algorithm: -a NAME, or a usage error listing the names.
+ * apply_length: -l ARG once the algorithm is known, or a usage error in
+ * GNU cksum's words.  check_group: false, having said so, when -a named a
+ * group that no -l sized.  algorithm_of_program: sets C's algorithm from
+ * the program's name (md5sum, sha3-256sum...) and returns whether that
+ * name is a GNU program's (fh_gnu_as set).  list_algorithms:
+ * --list-algorithms. */
+void fh_cli_set_algorithm(struct cli *c, const char *name);
+void fh_cli_apply_length(struct cli *c, const char *arg);
+bool fh_cli_check_group(const struct cli *c);
+bool fh_cli_algorithm_of_program(struct cli *c);
+void fh_list_algorithms(void);
 
 /* --help (or, for a STATUS other than success, the line that points to
  * it), then exit with STATUS; the options it lists are those of the

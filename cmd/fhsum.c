@@ -32,6 +32,7 @@ enum {
 	OPT_VERSION,
 	OPT_KERNEL,
 	OPT_LIST_KERNELS,
+	OPT_LIST_ALGORITHMS,
 	OPT_DEBUG,
 	OPT_NO_MMAP,
 	OPT_IO_DEPTH,
@@ -87,6 +88,7 @@ static const struct option longopts[] = {
 	{ "zero", no_argument, NULL, 'z' },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "list-algorithms", no_argument, NULL, OPT_LIST_ALGORITHMS },
 	{ "debug", no_argument, NULL, OPT_DEBUG },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
@@ -124,16 +126,6 @@ static const struct option gnu_longopts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* The -a names: every algorithm's, and "sha3" (choose the size with -l). */
-static const char *const algo_args[] = {
-	"md5", "sha1", "sha2", "sha224", "sha256", "sha384", "sha512",
-	"sha3", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
-	"shake128", "shake256", "turboshake128", "turboshake256", "kt128",
-	"kt256",
-};
-
-int fh_usage_status = EXIT_FAILURE;
 
 static void usage_error(const char *msg, const char *arg)
 {
@@ -249,111 +241,6 @@ static void option_error(int argc, char **argv, int ret, const struct optset *se
 	usage_error(NULL, NULL);
 }
 
-/* -a NAME: sets the algorithm (or "sha3", sized later by -l). */
-static void set_algorithm(struct cli *c, const char *name)
-{
-	c->any_sha3 = strcasecmp(name, "sha3") == 0;
-	c->any_sha2 = strcasecmp(name, "sha2") == 0;
-	c->algo = c->any_sha3 || c->any_sha2 ? NULL : fh_algo_by_name(name);
-	if (!c->algo && !c->any_sha3 && !c->any_sha2) {
-		fh_error(0, "invalid argument %s for %s", fh_quote(name),
-			 fh_quote("--algorithm"));
-		fputs("Valid arguments are:\n", stderr);
-		for (size_t i = 0; i < sizeof algo_args / sizeof *algo_args; i++)
-			fprintf(stderr, "  - %s\n", fh_quote(algo_args[i]));
-		usage_error(NULL, NULL);
-	}
-	c->label = c->any_sha3 ? "SHA3" : c->any_sha2 ? "SHA2" : c->algo->tag;
-}
-
-/* Applies -l BITS (ARG as given) once the algorithm is known.  As cksum
- * 9.8 reads it: a decimal number, blanks before it allowed, no sign but
- * '+'; one too large for the type is its largest value, which no
- * algorithm takes, so it gets the message of any other length that does
- * not fit. */
-static void apply_length(struct cli *c, const char *arg)
-{
-	const char *digits = arg;
-	char *end;
-	unsigned long long bits;
-
-	while (isspace((unsigned char)*digits))
-		digits++;
-	errno = 0;
-	bits = strtoull(arg, &end, 10);
-	if (errno == ERANGE)
-		bits = ULLONG_MAX;
-	else if (errno)
-		end = (char *)arg;
-	if (end == arg || *end || *digits == '-') {
-		fh_error(0, "invalid length: %s", fh_quote(arg));
-		exit(fh_usage_status);
-	}
-	if (!c->algo && !c->any_sha3 && !c->any_sha2) {
-		fh_error(0, "--length is only supported with --algorithm=sha2, "
-			    "sha224..512, sha3, "
-			    "sha3-224..512, shake128, shake256, turboshake128, "
-			    "turboshake256, kt128 or kt256");
-		usage_error(NULL, NULL);
-	}
-	if (c->algo && (c->algo->id == FH_MD5 || c->algo->id == FH_SHA1)) {
-		fh_error(0, "--length is not supported with --algorithm=%s",
-			 c->algo->name);
-		usage_error(NULL, NULL);
-	}
-	if (c->any_sha2) {
-		/* cksum 9.8's spelling of SHA-224..512. */
-		static const enum fh_algo_id ids[] = { FH_SHA224, FH_SHA256,
-						       FH_SHA384, FH_SHA512 };
-		const struct fh_algo *a = NULL;
-
-		for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-			if (bits == 8ull * fh_algo_get(ids[i])->digest_bytes)
-				a = fh_algo_get(ids[i]);
-		if (!a) {
-			fh_error(0, "invalid length: %s", fh_quote(arg));
-			fh_error(0, "digest length for %s must be 224, 256, 384, or 512",
-				 fh_quote("SHA2"));
-			exit(fh_usage_status);
-		}
-		c->algo = a;
-		c->any_sha2 = false;
-		c->outlen = a->digest_bytes;
-		return;
-	}
-	if (c->any_sha3) {
-		const struct fh_algo *a = bits % 8 || bits > 512 ? NULL
-						  : fh_algo_by_hexlen((size_t)bits / 4);
-
-		if (!a || a->family != FH_FAMILY_KECCAK) {
-			fh_error(0, "invalid length: %s", fh_quote(arg));
-			fh_error(0, "digest length for %s must be 224, 256, 384, or 512",
-				 fh_quote("SHA3"));
-			exit(fh_usage_status);
-		}
-		c->algo = a;
-		c->any_sha3 = false;
-		c->outlen = a->digest_bytes;
-	} else if (bits == 0) {
-		/* 0 is the default length, as in cksum 9.9. */
-		c->outlen = c->algo->digest_bytes;
-	} else if (c->algo->xof) {
-		if (bits % 8 || bits > 8ull * FH_MAX_XOF_BYTES) {
-			fh_error(0, "invalid length: %s", fh_quote(arg));
-			fh_error(0, "digest length for %s must be a multiple of 8 "
-				    "from 8 to %u", fh_quote(c->algo->tag),
-				 8u * FH_MAX_XOF_BYTES);
-			exit(fh_usage_status);
-		}
-		c->outlen = c->check_outlen = (size_t)(bits / 8);
-	} else if (bits != 8ull * c->algo->digest_bytes) {
-		fh_error(0, "invalid length: %s", fh_quote(arg));
-		fh_error(0, "digest length for %s must be %u", fh_quote(c->algo->tag),
-			 8u * c->algo->digest_bytes);
-		exit(fh_usage_status);
-	}
-}
-
 /* A count from 1 to MAX for the option WHAT ("threads"), or a usage error. */
 static unsigned parse_count(const char *arg, unsigned long max, const char *what)
 {
@@ -368,29 +255,6 @@ static unsigned parse_count(const char *arg, unsigned long max, const char *what
 		usage_error(NULL, NULL);
 	}
 	return (unsigned)n;
-}
-
-/* The default algorithm of a program named md5sum, sha3-256sum...
- * Returns whether the name is a GNU program's: md5sum, sha1sum..sha512sum
- * (GNU has no sha3-*sum). */
-static bool default_from_name(struct cli *c)
-{
-	size_t n = strlen(fh_prog);
-	char name[16];
-
-	if (n < 4 || n - 3 >= sizeof name || strcmp(fh_prog + n - 3, "sum") != 0)
-		return false;
-	memcpy(name, fh_prog, n - 3);
-	name[n - 3] = '\0';
-	const struct fh_algo *a = fh_algo_by_name(name);
-
-	if (!a || a->xof || strcmp(name, a->name) != 0)
-		return false;
-	c->algo = a;
-	c->label = a->tag;
-	if (a->family != FH_FAMILY_KECCAK)
-		fh_gnu_as = a->tag;
-	return fh_gnu_as != NULL;
 }
 
 /* Text printed through stdio (--help, --version, --list-kernels,
@@ -490,7 +354,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	fh_exclude_init(&exclude);
-	const struct optset opts = default_from_name(&c)
+	const struct optset opts = fh_cli_algorithm_of_program(&c)
 		? (struct optset){ gnu_longopts, gnu_shortopts }
 		: (struct optset){ longopts, shortopts };
 	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
@@ -504,7 +368,7 @@ int main(int argc, char **argv)
 	opterr = 0;     /* option_error speaks instead */
 	while ((opt = getopt_long(argc, argv, opts.shorts, opts.longs, NULL)) != -1) {
 		switch (opt) {
-		case 'a': set_algorithm(&c, optarg); break;
+		case 'a': fh_cli_set_algorithm(&c, optarg); break;
 		case 'b': c.binary = 1; break;
 		case 'c': c.check = true; break;
 		case 'l': length_arg = optarg; break;
@@ -532,6 +396,7 @@ int main(int argc, char **argv)
 		case OPT_JSON: c.json = true; break;
 		case OPT_KERNEL: forced = optarg; break;
 		case OPT_LIST_KERNELS: list = true; break;
+		case OPT_LIST_ALGORITHMS: fh_list_algorithms(); return EXIT_SUCCESS;
 		case OPT_DEBUG: c.debug = true; break;
 		case 'j': c.threads = parse_count(optarg, 1024, "threads"); break;
 		case OPT_IO_DEPTH:
@@ -675,12 +540,9 @@ int main(int argc, char **argv)
 	if (c.algo)
 		c.outlen = c.algo->digest_bytes;
 	if (length_arg)
-		apply_length(&c, length_arg);
-	if ((c.any_sha3 || c.any_sha2) && !c.check && !list) {
-		fh_error(0, "--algorithm=%s requires specifying --length 224, 256, "
-			    "384, or 512", c.any_sha3 ? "sha3" : "sha2");
+		fh_cli_apply_length(&c, length_arg);
+	if (!c.check && !list && !fh_cli_check_group(&c))
 		return fh_usage_status;
-	}
 	c.algo_given = c.label != NULL;
 	/* --benchmark measures the algorithm given, or all of them. */
 	const struct fh_algo *bench_algo = c.label ? c.algo : NULL;

@@ -1,10 +1,42 @@
 /* help.c: --help and --version.  The text agrees with man/fhsum.1. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
 const char *fh_gnu_as;
+int fh_usage_status = EXIT_FAILURE;
+
+/* The -a names, from the table of algorithms (lib/algo.h), wrapped in
+ * --help's column. */
+static void help_algorithms(void)
+{
+	const struct fh_algo_row *r;
+	size_t col = 0;
+
+	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++) {
+		char word[64];
+		bool last = fh_algo_row_at(i + 1) == NULL;
+		bool before_last = !last && fh_algo_row_at(i + 2) == NULL;
+
+		snprintf(word, sizeof word, "%s%s%s%s", last ? "or " : "",
+			 r->algo.name,
+			 r->length == FH_LENGTH_PICK ? " (size from -l)" : "",
+			 last ? ";" : before_last ? "" : ",");
+		/* The column of "-a, --algorithm=NAME  " and its width. */
+		if (col && col + 1 + strlen(word) > 78 - 24) {
+			fputs("\n                        ", stdout);
+			col = 0;
+		} else if (col) {
+			fputc(' ', stdout);
+			col++;
+		}
+		fputs(word, stdout);
+		col += strlen(word);
+	}
+	fputc('\n', stdout);
+}
 
 /* --help under a GNU name: that program's options, which are all the
  * run takes. */
@@ -55,10 +87,9 @@ KangarooTwelve checksums.\n\
 \n\
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
-  -a, --algorithm=NAME  md5, sha1, sha224, sha256, sha384, sha512, sha2\n\
-                        (size from -l), sha3 (size from -l), sha3-224,\n\
-                        sha3-256, sha3-384, sha3-512, shake128, shake256,\n\
-                        turboshake128, turboshake256, kt128 or kt256;\n\
+  -a, --algorithm=NAME  ", stdout);
+	help_algorithms();
+	fputs("\
                         the default is sha3-256 (md5 as md5sum, sha256\n\
                         as sha256sum, ...; under those GNU names only\n\
                         GNU's options exist)\n\
@@ -132,6 +163,8 @@ Inputs and speed:\n\
 Kernels:\n\
       --kernel=NAME[,NAME]  use these kernels (also FHSUM_KERNEL)\n\
       --list-kernels    list the kernels and which this CPU runs\n\
+      --list-algorithms list the algorithms: -a names, tags, digest\n\
+                        lengths, families and program names\n\
       --debug           name the CPU, the OS layer and the chosen\n\
                         kernels on standard error\n\
       --benchmark       measure every usable kernel of the algorithm (all\n\

@@ -1,69 +1,181 @@
-/* algo.c: the algorithm descriptor table, its lookups, hex output and
- * the library's version. */
+/* algo.c: the table of algorithms (algo.h), one row each, in the order
+ * -a lists them; the public lookups of fhsum.h over it, hex output and
+ * the library's version.  Adding an algorithm to a family that exists is
+ * one row here (and its enum fh_algo_id in fhsum.h). */
 #include <string.h>
 #include <strings.h>
 
-#include "fhsum.h"
+#include "algo.h"
 
-/* Block sizes: RFC 1321 §3.4 (64 bytes); Keccak rates r = 1600 - 2c bits
- * with c = 2 * digest bits for SHA3 and c = 256/512 for SHAKE128/256
- * (FIPS 202 §6.1, §6.2).  Padding bytes are the domain bits 01 (SHA3) and
- * 1111 (SHAKE) followed by the first bit of pad10*1 (FIPS 202 §6, B.2).
+/* Initial hash values: RFC 1321 §3.3; FIPS 180-4 §5.3.1 to §5.3.5. */
+static const uint32_t md5_iv[4] = {
+	0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
+};
+static const uint32_t sha1_iv[5] = {
+	0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
+};
+static const uint32_t sha224_iv[8] = {
+	0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+	0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+};
+static const uint32_t sha256_iv[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+static const uint64_t sha384_iv[8] = {
+	0xcbbb9d5dc1059ed8ull, 0x629a292a367cd507ull,
+	0x9159015a3070dd17ull, 0x152fecd8f70e5939ull,
+	0x67332667ffc00b31ull, 0x8eb44a8768581511ull,
+	0xdb0c2e0d64f98fa7ull, 0x47b5481dbefa4fa4ull,
+};
+static const uint64_t sha512_iv[8] = {
+	0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull,
+	0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
+	0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
+	0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
+};
+
+/* Block sizes: RFC 1321 §3.4 and FIPS 180-4 §1 (64 bytes; 128 for
+ * SHA-384 and SHA-512); Keccak rates r = 1600 - 2c bits with c = 2 *
+ * digest bits for SHA3 and c = 256/512 for SHAKE128/256 (FIPS 202 §6.1,
+ * §6.2).  Padding bytes are the domain bits 01 (SHA3) and 1111 (SHAKE)
+ * followed by the first bit of pad10*1 (FIPS 202 §6, B.2).
  * TurboSHAKE128/256 have SHAKE's rates, 12 rounds and the default domain
  * byte 0x1F (RFC 9861 §2.2); KT128/KT256 are trees of them whose single
  * node has domain byte 0x07 (§3.2, §3.4).  The XOFs' default lengths are
  * those of the RFC's test vectors and of its Named Information entries
- * (§5, §6): 256 bits for the 128s, 512 for the 256s. */
-static const struct fh_algo algos[FH_ALGO_COUNT] = {
-	{ FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0, 0, 0 },
-	{ FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06, 24, 0 },
-	{ FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06, 24, 0 },
-	{ FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06, 24, 0 },
-	{ FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06, 24, 0 },
-	{ FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f, 24, 0 },
-	{ FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f, 24, 0 },
-	{ FH_TURBOSHAKE128, FH_FAMILY_KECCAK, "turboshake128", "TurboSHAKE128", 32, 168, true, 0x1f, 12, 0 },
-	{ FH_TURBOSHAKE256, FH_FAMILY_KECCAK, "turboshake256", "TurboSHAKE256", 64, 136, true, 0x1f, 12, 0 },
-	{ FH_KT128, FH_FAMILY_KECCAK, "kt128", "KT128", 32, 168, true, 0x07, 12, 32 },
-	{ FH_KT256, FH_FAMILY_KECCAK, "kt256", "KT256", 64, 136, true, 0x07, 12, 64 },
-	{ FH_SHA1, FH_FAMILY_SHA1, "sha1", "SHA1", 20, 64, false, 0, 0, 0 },
-	{ FH_SHA224, FH_FAMILY_SHA256, "sha224", "SHA224", 28, 64, false, 0, 0, 0 },
-	{ FH_SHA256, FH_FAMILY_SHA256, "sha256", "SHA256", 32, 64, false, 0, 0, 0 },
-	{ FH_SHA384, FH_FAMILY_SHA512, "sha384", "SHA384", 48, 128, false, 0, 0, 0 },
-	{ FH_SHA512, FH_FAMILY_SHA512, "sha512", "SHA512", 64, 128, false, 0, 0, 0 },
+ * (§5, §6): 256 bits for the 128s, 512 for the 256s.  The groups sha2 and
+ * sha3 are GNU cksum's -a names (9.8) for the sizes -l picks. */
+#define GROUP(nm, tg, fam)                                                   \
+	.algo = { FH_ALGO_COUNT, fam, nm, tg, 0, 0, false, 0, 0, 0 },        \
+	.length = FH_LENGTH_PICK
+static const struct fh_algo_row rows[] = {
+	{ .algo = { FH_MD5, FH_FAMILY_MD5, "md5", "MD5", 16, 64, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .gnu_name = "md5sum", .iv = md5_iv },
+	{ .algo = { FH_SHA1, FH_FAMILY_SHA1, "sha1", "SHA1", 20, 64, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .gnu_name = "sha1sum", .iv = sha1_iv },
+	{ GROUP("sha2", "SHA2", FH_FAMILY_SHA256) },
+	{ .algo = { FH_SHA224, FH_FAMILY_SHA256, "sha224", "SHA224", 28, 64, false, 0, 0, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
+	  .gnu_name = "sha224sum", .iv = sha224_iv },
+	{ .algo = { FH_SHA256, FH_FAMILY_SHA256, "sha256", "SHA256", 32, 64, false, 0, 0, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
+	  .gnu_name = "sha256sum", .iv = sha256_iv },
+	{ .algo = { FH_SHA384, FH_FAMILY_SHA512, "sha384", "SHA384", 48, 128, false, 0, 0, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
+	  .gnu_name = "sha384sum", .iv = sha384_iv },
+	{ .algo = { FH_SHA512, FH_FAMILY_SHA512, "sha512", "SHA512", 64, 128, false, 0, 0, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
+	  .gnu_name = "sha512sum", .iv = sha512_iv },
+	{ GROUP("sha3", "SHA3", FH_FAMILY_KECCAK) },
+	{ .algo = { FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06, 24, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha3", .link = "sha3-224sum" },
+	{ .algo = { FH_SHA3_256, FH_FAMILY_KECCAK, "sha3-256", "SHA3-256", 32, 136, false, 0x06, 24, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha3", .link = "sha3-256sum" },
+	{ .algo = { FH_SHA3_384, FH_FAMILY_KECCAK, "sha3-384", "SHA3-384", 48, 104, false, 0x06, 24, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha3", .link = "sha3-384sum" },
+	{ .algo = { FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06, 24, 0 },
+	  .length = FH_LENGTH_FIXED, .member_of = "sha3", .link = "sha3-512sum" },
+	{ .algo = { FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f, 24, 0 },
+	  .length = FH_LENGTH_XOF },
+	{ .algo = { FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f, 24, 0 },
+	  .length = FH_LENGTH_XOF },
+	{ .algo = { FH_TURBOSHAKE128, FH_FAMILY_KECCAK, "turboshake128", "TurboSHAKE128", 32, 168, true, 0x1f, 12, 0 },
+	  .length = FH_LENGTH_XOF },
+	{ .algo = { FH_TURBOSHAKE256, FH_FAMILY_KECCAK, "turboshake256", "TurboSHAKE256", 64, 136, true, 0x1f, 12, 0 },
+	  .length = FH_LENGTH_XOF },
+	{ .algo = { FH_KT128, FH_FAMILY_KECCAK, "kt128", "KT128", 32, 168, true, 0x07, 12, 32 },
+	  .length = FH_LENGTH_XOF },
+	{ .algo = { FH_KT256, FH_FAMILY_KECCAK, "kt256", "KT256", 64, 136, true, 0x07, 12, 64 },
+	  .length = FH_LENGTH_XOF },
 };
+#undef GROUP
+
+#define NROWS (sizeof rows / sizeof *rows)
 
 const char *fh_version_string(void)
 {
 	return FHSUM_VERSION;
 }
 
-const struct fh_algo *fh_algo_get(enum fh_algo_id id)
+const struct fh_algo_row *fh_algo_row_at(size_t i)
 {
-	return (unsigned)id < FH_ALGO_COUNT ? &algos[id] : NULL;
+	return i < NROWS ? &rows[i] : NULL;
 }
 
+/* A score of rows: a scan costs less than the index it would save. */
+const struct fh_algo *fh_algo_get(enum fh_algo_id id)
+{
+	if ((unsigned)id >= FH_ALGO_COUNT)
+		return NULL;
+	for (size_t i = 0; i < NROWS; i++)
+		if (rows[i].algo.id == id)
+			return &rows[i].algo;
+	return NULL;
+}
+
+const struct fh_algo_row *fh_algo_row_by_name(const char *name)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		if (strcasecmp(name, rows[i].algo.name) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+const struct fh_algo_row *fh_algo_row_by_program(const char *prog)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		if ((rows[i].gnu_name && strcmp(prog, rows[i].gnu_name) == 0) ||
+		    (rows[i].link && strcmp(prog, rows[i].link) == 0))
+			return &rows[i];
+	return NULL;
+}
+
+bool fh_algo_in_group(const struct fh_algo *a, const struct fh_algo_row *g)
+{
+	const char *of = fh_algo_row(a)->member_of;
+
+	return of && strcmp(of, g->algo.name) == 0;
+}
+
+const struct fh_algo *fh_algo_group_member(const struct fh_algo_row *g,
+					   unsigned long long bits)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		if (fh_algo_in_group(&rows[i].algo, g) &&
+		    8ull * rows[i].algo.digest_bytes == bits)
+			return &rows[i].algo;
+	return NULL;
+}
+
+/* The public lookups see algorithms only, never a group. */
 const struct fh_algo *fh_algo_by_name(const char *name)
 {
-	for (size_t i = 0; i < FH_ALGO_COUNT; i++)
-		if (strcasecmp(name, algos[i].name) == 0)
-			return &algos[i];
-	return NULL;
+	const struct fh_algo_row *r = fh_algo_row_by_name(name);
+
+	return r && r->algo.id != FH_ALGO_COUNT ? &r->algo : NULL;
 }
 
 const struct fh_algo *fh_algo_by_tag(const char *tag, size_t len)
 {
-	for (size_t i = 0; i < FH_ALGO_COUNT; i++)
-		if (strlen(algos[i].tag) == len && memcmp(tag, algos[i].tag, len) == 0)
-			return &algos[i];
+	for (size_t i = 0; i < NROWS; i++)
+		if (rows[i].algo.id != FH_ALGO_COUNT &&
+		    strlen(rows[i].algo.tag) == len &&
+		    memcmp(tag, rows[i].algo.tag, len) == 0)
+			return &rows[i].algo;
 	return NULL;
 }
 
+/* In the order of enum fh_algo_id, which decides between SHA-3 and SHA-2
+ * of one length (SHA-3 first, as before the table). */
 const struct fh_algo *fh_algo_by_hexlen(size_t hexlen)
 {
-	for (size_t i = 0; i < FH_ALGO_COUNT; i++)
-		if (!algos[i].xof && 2 * (size_t)algos[i].digest_bytes == hexlen)
-			return &algos[i];
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+
+		if (!a->xof && 2 * (size_t)a->digest_bytes == hexlen)
+			return a;
+	}
 	return NULL;
 }
 

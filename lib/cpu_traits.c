@@ -36,7 +36,7 @@ uint32_t fh_cpu_traits(const struct fh_cpu_id *id)
 	 * Neoverse V1/V2 issue them on one of four and N2 on one of two, where
 	 * keccak-gpr is about twice as fast (AWS-LC's keccak1600.c; about
 	 * 1555 against 753 cycles a permutation on Graviton4, DaniPopes/
-	 * keccak-asm issue 15).
+	 * keccak-asm, its report of Graviton4 figures).
 	 * Unknown cores get keccak-gpr, which is never far behind.  Apple's
 	 * cores show as implementer 0x61 where MIDR can be read (Linux on
 	 * Apple silicon) and as FH_VENDOR_APPLE on macOS, which hides MIDR. */

@@ -191,17 +191,6 @@ static const struct {
 			       FH_COUNT(sha512_multi_kernels) - 1 },
 };
 
-const char *fh_family_name(enum fh_family family)
-{
-	static const char *const names[FH_FAMILY_COUNT] = {
-		[FH_FAMILY_MD5] = "md5", [FH_FAMILY_KECCAK] = "keccak",
-		[FH_FAMILY_SHA1] = "sha1", [FH_FAMILY_SHA256] = "sha256",
-		[FH_FAMILY_SHA512] = "sha512",
-	};
-
-	return (unsigned)family < FH_FAMILY_COUNT ? names[family] : "?";
-}
-
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)
 {
 	return tables[family].list[tables[family].count - 1];

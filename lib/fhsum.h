@@ -11,6 +11,21 @@
  * library exports (libfhsum.so.0); the layouts of struct fh_algo and
  * fh_ctx are part of that ABI.  Build with `pkg-config --cflags --libs
  * fhsum` (add --static for libfhsum.a).
+ *
+ * The soname rule: sizeof(fh_ctx), sizeof(struct fh_algo) and the offset
+ * of every member of struct fh_algo are frozen for a soname; a release
+ * that changes one of them, or removes or renumbers an enum value, is
+ * libfhsum.so.N+1.  Appending an enum fh_algo_id or fh_family value
+ * (before its _COUNT) and adding functions keep the soname; FH_ALGO_COUNT
+ * and FH_FAMILY_COUNT are therefore no bound a caller may size arrays by
+ * across versions.  fh_ctx stays a caller-allocated struct (on the stack,
+ * as BLAKE3's blake3_hasher is), not an opaque one the library
+ * allocates: hashing then needs no allocation and cannot fail.  So that
+ * the families planned next fit without a new soname, its mode area is
+ * reserved at FH_CTX_MODE_BYTES whatever today's modes use: BLAKE3's
+ * stack of chaining values (54 x 32 bytes, blake3.h) and its counters
+ * take about 1.8 KiB of it, BLAKE2b, the CRCs and xxHash fit in `state`
+ * and `buf`.  A family that needs more than that is a new soname.
  */
 #ifndef FHSUM_H
 #define FHSUM_H
@@ -114,6 +129,9 @@ FH_API const char *fh_kernel_name(const struct fh_algo *algo, bool multi);
 
 struct fh_kernel; /* internal: the block functions a context runs on */
 
+/* The bytes of fh_ctx's mode area, frozen with the soname. */
+#define FH_CTX_MODE_BYTES 2048
+
 /* A hashing context.  Its size and layout are public so that it can live
  * on the stack, but its members are not: use the functions below. */
 typedef struct fh_ctx {
@@ -129,20 +147,27 @@ typedef struct fh_ctx {
 		uint64_t keccak[25];
 	} state;
 	uint8_t buf[FH_MAX_BLOCK];
-	/* KT128/KT256 (RFC 9861 §3): the fields above are the final node's
-	 * sponge, which absorbs S_0 and then the chaining values; these hold
-	 * the leaf being hashed, one at a time, so memory stays this size
-	 * whatever the input.  TOTAL counts the bytes of S. */
-	struct {
-		const struct fh_kernel *multi; /* whole leaves in SIMD lanes;
-						* NULL: one at a time */
-		bool tree;              /* S_0 is complete and more followed */
-		uint64_t leaves;        /* leaves finished into the final node */
-		size_t leaf_len;        /* bytes of S in the current leaf */
-		size_t leaf_buffered;   /* of them, waiting in leaf_buf */
-		uint64_t leaf[25];
-		uint8_t leaf_buf[FH_MAX_BLOCK];
-	} kt;
+	/* What a family's own mode keeps beyond one state and one block:
+	 * FH_CTX_MODE_BYTES, reserved (see Stability above). */
+	union {
+		/* KT128/KT256 (RFC 9861 §3): the fields above are the final
+		 * node's sponge, which absorbs S_0 and then the chaining
+		 * values; these hold the leaf being hashed, one at a time,
+		 * so memory stays this size whatever the input.  TOTAL
+		 * counts the bytes of S. */
+		struct {
+			const struct fh_kernel *multi; /* whole leaves in SIMD
+							* lanes; NULL: one
+							* at a time */
+			bool tree;          /* S_0 is complete and more followed */
+			uint64_t leaves;    /* leaves finished into the final node */
+			size_t leaf_len;    /* bytes of S in the current leaf */
+			size_t leaf_buffered; /* of them, waiting in leaf_buf */
+			uint64_t leaf[25];
+			uint8_t leaf_buf[FH_MAX_BLOCK];
+		} kt;
+		uint64_t reserved[FH_CTX_MODE_BYTES / 8];
+	} mode;
 } fh_ctx;
 
 /* Starts a hash of ALGO in CTX, on the best single-stream kernel this CPU

@@ -65,6 +65,6 @@ const struct fh_kernel fh_keccak_portable = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = 1,
 	.features = 0,
-	.keccak_absorb = fh_keccak_absorb_portable,
-	.keccak_permute = fh_keccak_permute_portable,
+	.blocks = FH_KERNEL_FN(fh_keccak_absorb_fn, fh_keccak_absorb_portable),
+	.permute = FH_KERNEL_FN(fh_keccak_permute_fn, fh_keccak_permute_portable),
 };

@@ -124,6 +124,17 @@ typedef void fh_sha256_blocks_xn_fn(uint32_t (*states)[8],
 typedef void fh_sha512_blocks_xn_fn(uint64_t (*states)[8],
 				    const uint8_t *const *data, size_t nblocks);
 
+/* A kernel's entry points, type-erased: each is one of the typed
+ * functions above (or a new family's own), stored as a generic function
+ * pointer and converted back to its real type by the family's accessors
+ * below (C11 6.3.2.3p8: a round trip through another function pointer
+ * type is defined).  So struct fh_kernel names no family, and a new
+ * family adds no field here.  FH_KERNEL_FN(TYPE, F) stores F, checking at
+ * compile time that F is a TYPE (a conditional between pointers to
+ * incompatible function types is diagnosed). */
+typedef void fh_kernel_fn(void);
+#define FH_KERNEL_FN(type, f) ((fh_kernel_fn *)(1 ? (f) : (type *)0))
+
 struct fh_kernel {
 	const char *name;       /* "md5-portable", "keccak-avx512"... */
 	enum fh_family family;
@@ -133,20 +144,34 @@ struct fh_kernel {
 	 * runs everywhere with `features` but pays only on some CPUs.  Forcing
 	 * it (--kernel, FHSUM_KERNEL) checks `features` alone.  0 for most. */
 	uint32_t prefer;
-	/* Single stream (lanes == 1). */
-	fh_md5_blocks_fn *md5_blocks;
-	fh_keccak_absorb_fn *keccak_absorb;
-	fh_keccak_permute_fn *keccak_permute;
-	fh_sha1_blocks_fn *sha1_blocks;
-	fh_sha256_blocks_fn *sha256_blocks;
-	fh_sha512_blocks_fn *sha512_blocks;
-	/* Multi-buffer (lanes > 1). */
-	fh_md5_blocks_xn_fn *md5_blocks_xn;
-	fh_keccak_absorb_xn_fn *keccak_absorb_xn;
-	fh_sha1_blocks_xn_fn *sha1_blocks_xn;
-	fh_sha256_blocks_xn_fn *sha256_blocks_xn;
-	fh_sha512_blocks_xn_fn *sha512_blocks_xn;
+	/* Single stream (lanes == 1): whole blocks into one state (md5_blocks,
+	 * keccak_absorb...), and the permutation of the families that squeeze
+	 * (keccak_permute; NULL for the others). */
+	fh_kernel_fn *blocks;
+	fh_kernel_fn *permute;
+	/* Multi-buffer (lanes > 1): the *_xn function. */
+	fh_kernel_fn *blocks_xn;
 };
+
+/* The typed entry points of the families above, for the family's own
+ * code and its tests.  The hot loops call these directly: one call runs
+ * many blocks. */
+#define FH_KERNEL_ACCESSOR(fn, field)                                        \
+	static inline fn##_fn *fn##_of(const struct fh_kernel *k)            \
+	{                                                                    \
+		return (fn##_fn *)k->field;                                  \
+	}
+FH_KERNEL_ACCESSOR(fh_md5_blocks, blocks)
+FH_KERNEL_ACCESSOR(fh_md5_blocks_xn, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_sha1_blocks, blocks)
+FH_KERNEL_ACCESSOR(fh_sha1_blocks_xn, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_sha256_blocks, blocks)
+FH_KERNEL_ACCESSOR(fh_sha256_blocks_xn, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_sha512_blocks, blocks)
+FH_KERNEL_ACCESSOR(fh_sha512_blocks_xn, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_keccak_absorb, blocks)
+FH_KERNEL_ACCESSOR(fh_keccak_absorb_xn, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_keccak_permute, permute)
 
 /* The most lanes any multi-buffer kernel has. */
 #define FH_MAX_LANES 32
@@ -209,21 +234,22 @@ const struct fh_kernel *fh_kernel_at(size_t i);
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel);
 
-/* Every family through one door (blocks.c), for the modes that do not
- * care which family they drive.  A state is the family's kernel array
- * (fh_state_bytes of it; multi-buffer kernels take them end to end):
- * fh_state_start gives ALGO's initial value, fh_blocks and fh_blocks_xn
- * run NBLOCKS blocks on K's single-stream or multi-buffer function (at
- * ALGO's rate and rounds for Keccak), fh_md_digest writes OUTLEN bytes of
- * a Merkle-Damgard family's digest (MD5, SHA-1, SHA-2) from its state. */
+/* Every family through one door (blocks.c, over the families' ops
+ * records of family.h), for the modes that do not care which family they
+ * drive.  A state is the family's kernel array (fh_state_bytes of it;
+ * multi-buffer kernels take them end to end): fh_state_start gives ALGO's
+ * initial value, fh_blocks and fh_blocks_xn run NBLOCKS blocks on K's
+ * single-stream or multi-buffer function (at ALGO's rate and rounds for
+ * Keccak), fh_digest writes OUTLEN bytes of digest from a state that has
+ * absorbed the padding (K squeezes, for the sponges). */
 size_t fh_state_bytes(enum fh_family family);
 void fh_state_start(const struct fh_algo *algo, void *state);
 void fh_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
 	       void *state, const uint8_t *data, size_t nblocks);
 void fh_blocks_xn(const struct fh_kernel *k, const struct fh_algo *algo,
 		  void *states, const uint8_t *const *data, size_t nblocks);
-void fh_md_digest(const struct fh_algo *algo, const void *state, uint8_t *out,
-		  size_t outlen);
+void fh_digest(const struct fh_algo *algo, const struct fh_kernel *k,
+	       void *state, uint8_t *out, size_t outlen);
 
 /* The most bytes fh_pad writes: two of SHA-512's 128-byte blocks. */
 #define FH_PAD_MAX 256

@@ -52,14 +52,14 @@ static struct fh_sponge final_node(fh_ctx *ctx)
 
 static struct fh_sponge leaf_node(fh_ctx *ctx)
 {
-	return (struct fh_sponge){ ctx->kt.leaf, ctx->kt.leaf_buf,
-				   &ctx->kt.leaf_buffered };
+	return (struct fh_sponge){ ctx->mode.kt.leaf, ctx->mode.kt.leaf_buf,
+				   &ctx->mode.kt.leaf_buffered };
 }
 
 void fh_kt_init(fh_ctx *ctx, const struct fh_kernel *multi)
 {
-	memset(&ctx->kt, 0, sizeof ctx->kt);
-	ctx->kt.multi = multi;
+	memset(&ctx->mode.kt, 0, sizeof ctx->mode.kt);
+	ctx->mode.kt.multi = multi;
 }
 
 /* Writes the chaining value of a leaf whose sponge is STATE (padded). */
@@ -86,7 +86,7 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 	const uint8_t *lp[FH_MAX_LANES];
 
 	memset(states, 0, k->lanes * sizeof states[0]);
-	k->keccak_absorb_xn(states, p, chunk / rate, rate, a->rounds);
+	fh_keccak_absorb_xn_of(k)(states, p, chunk / rate, rate, a->rounds);
 	if (node)
 		memcpy(node, states[0], sizeof states[0]);
 	/* Each leaf's last block: its tail, padded with the leaf's domain. */
@@ -95,7 +95,7 @@ static void leaves_xn(const struct fh_algo *a, const struct fh_kernel *k,
 		fh_keccak_pad(last[i], chunk - whole, rate, KT_LEAF);
 		lp[i] = last[i];
 	}
-	k->keccak_absorb_xn(states, lp, 1, rate, a->rounds);
+	fh_keccak_absorb_xn_of(k)(states, lp, 1, rate, a->rounds);
 	for (unsigned i = node ? 1 : 0; i < used; i++, cvs += a->cv_bytes)
 		store_cv(a, states[i], cvs);
 }
@@ -153,7 +153,7 @@ static void start_tree(fh_ctx *ctx)
 	struct fh_sponge s = final_node(ctx);
 
 	fh_sponge_absorb(ctx->algo, ctx->kernel, &s, hop, sizeof hop);
-	ctx->kt.tree = true;
+	ctx->mode.kt.tree = true;
 }
 
 void fh_kt_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
@@ -163,11 +163,11 @@ void fh_kt_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
 	assert(fh_kt_lead(ctx) == 0);
 	if (!n)
 		return;
-	if (!ctx->kt.tree)
+	if (!ctx->mode.kt.tree)
 		start_tree(ctx);
 	fh_sponge_absorb(ctx->algo, ctx->kernel, &s, cvs,
 			 n * ctx->algo->cv_bytes);
-	ctx->kt.leaves += n;
+	ctx->mode.kt.leaves += n;
 	ctx->total += (uint64_t)n * FH_KT_CHUNK;
 }
 
@@ -180,11 +180,11 @@ static void finish_leaf(fh_ctx *ctx)
 	uint8_t cv[FH_MAX_DIGEST];
 
 	fh_sponge_pad(a, ctx->kernel, &leaf, KT_LEAF);
-	store_cv(a, ctx->kt.leaf, cv);
+	store_cv(a, ctx->mode.kt.leaf, cv);
 	fh_sponge_absorb(a, ctx->kernel, &node, cv, a->cv_bytes);
-	ctx->kt.leaves++;
-	ctx->kt.leaf_len = 0;
-	memset(ctx->kt.leaf, 0, sizeof ctx->kt.leaf);
+	ctx->mode.kt.leaves++;
+	ctx->mode.kt.leaf_len = 0;
+	memset(ctx->mode.kt.leaf, 0, sizeof ctx->mode.kt.leaf);
 }
 
 size_t fh_kt_lead_after(const fh_ctx *ctx, uint64_t more)
@@ -212,7 +212,7 @@ size_t fh_kt_lead(const fh_ctx *ctx)
 static size_t first_chunks(fh_ctx *ctx, const uint8_t *p, size_t n)
 {
 	const struct fh_algo *a = ctx->algo;
-	const struct fh_kernel *multi = ctx->kt.multi, *k;
+	const struct fh_kernel *multi = ctx->mode.kt.multi, *k;
 	const uint8_t *ptr[FH_MAX_LANES];
 	uint8_t cvs[FH_MAX_LANES * FH_MAX_DIGEST];
 	struct fh_sponge s = final_node(ctx);
@@ -246,23 +246,23 @@ static void absorb_s(fh_ctx *ctx, const uint8_t *p, size_t len)
 	while (len) {
 		size_t take;
 
-		if (!ctx->total && ctx->kt.multi && len >= 2 * FH_KT_CHUNK &&
+		if (!ctx->total && ctx->mode.kt.multi && len >= 2 * FH_KT_CHUNK &&
 		    (take = first_chunks(ctx, p, len / FH_KT_CHUNK - 1))) {
 			p += take * FH_KT_CHUNK;
 			len -= take * FH_KT_CHUNK;
 			continue;
 		}
-		if (!ctx->kt.tree && ctx->total < FH_KT_CHUNK) {
+		if (!ctx->mode.kt.tree && ctx->total < FH_KT_CHUNK) {
 			struct fh_sponge s = final_node(ctx);
 
 			take = FH_KT_CHUNK - (size_t)ctx->total;
 			take = take < len ? take : len;
 			fh_sponge_absorb(a, ctx->kernel, &s, p, take);
-		} else if (ctx->kt.leaf_len == 0 && len >= FH_KT_CHUNK) {
+		} else if (ctx->mode.kt.leaf_len == 0 && len >= FH_KT_CHUNK) {
 			size_t n = len / FH_KT_CHUNK;
 
 			n = n < FH_KT_BATCH ? n : FH_KT_BATCH;
-			fh_kt_leaves(a, ctx->kernel, ctx->kt.multi, p, n, cvs);
+			fh_kt_leaves(a, ctx->kernel, ctx->mode.kt.multi, p, n, cvs);
 			fh_kt_add_leaves(ctx, cvs, n);
 			p += n * FH_KT_CHUNK;
 			len -= n * FH_KT_CHUNK;
@@ -270,13 +270,13 @@ static void absorb_s(fh_ctx *ctx, const uint8_t *p, size_t len)
 		} else {
 			struct fh_sponge s = leaf_node(ctx);
 
-			if (!ctx->kt.tree)
+			if (!ctx->mode.kt.tree)
 				start_tree(ctx);
-			take = FH_KT_CHUNK - ctx->kt.leaf_len;
+			take = FH_KT_CHUNK - ctx->mode.kt.leaf_len;
 			take = take < len ? take : len;
 			fh_sponge_absorb(a, ctx->kernel, &s, p, take);
-			ctx->kt.leaf_len += take;
-			if (ctx->kt.leaf_len == FH_KT_CHUNK)
+			ctx->mode.kt.leaf_len += take;
+			if (ctx->mode.kt.leaf_len == FH_KT_CHUNK)
 				finish_leaf(ctx);
 		}
 		ctx->total += take;
@@ -300,12 +300,12 @@ void fh_kt_final(fh_ctx *ctx, const uint8_t *custom, size_t customlen,
 
 	absorb_s(ctx, custom, customlen);
 	absorb_s(ctx, enc, length_encode(enc, customlen));
-	if (!ctx->kt.tree) {
+	if (!ctx->mode.kt.tree) {
 		fh_sponge_pad(a, ctx->kernel, &node, KT_SINGLE);
 	} else {
-		if (ctx->kt.leaf_len)
+		if (ctx->mode.kt.leaf_len)
 			finish_leaf(ctx);
-		n = length_encode(enc, ctx->kt.leaves);
+		n = length_encode(enc, ctx->mode.kt.leaves);
 		enc[n++] = 0xff;
 		enc[n++] = 0xff;
 		fh_sponge_absorb(a, ctx->kernel, &node, enc, n);

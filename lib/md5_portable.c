@@ -126,5 +126,5 @@ const struct fh_kernel fh_md5_portable = {
 	.family = FH_FAMILY_MD5,
 	.lanes = 1,
 	.features = 0,
-	.md5_blocks = fh_md5_blocks_portable,
+	.blocks = FH_KERNEL_FN(fh_md5_blocks_fn, fh_md5_blocks_portable),
 };

@@ -59,5 +59,5 @@ const struct fh_kernel fh_sha1_portable = {
 	.family = FH_FAMILY_SHA1,
 	.lanes = 1,
 	.features = 0,
-	.sha1_blocks = fh_sha1_blocks_portable,
+	.blocks = FH_KERNEL_FN(fh_sha1_blocks_fn, fh_sha1_blocks_portable),
 };

@@ -61,5 +61,5 @@ const struct fh_kernel fh_sha256_portable = {
 	.family = FH_FAMILY_SHA256,
 	.lanes = 1,
 	.features = 0,
-	.sha256_blocks = fh_sha256_blocks_portable,
+	.blocks = FH_KERNEL_FN(fh_sha256_blocks_fn, fh_sha256_blocks_portable),
 };

@@ -61,5 +61,5 @@ const struct fh_kernel fh_sha512_portable = {
 	.family = FH_FAMILY_SHA512,
 	.lanes = 1,
 	.features = 0,
-	.sha512_blocks = fh_sha512_blocks_portable,
+	.blocks = FH_KERNEL_FN(fh_sha512_blocks_fn, fh_sha512_blocks_portable),
 };

@@ -23,13 +23,13 @@ void fh_sponge_absorb(const struct fh_algo *algo, const struct fh_kernel *k,
 		len -= take;
 		if (*s->buffered < rate)
 			return;
-		k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
+		fh_keccak_absorb_of(k)(s->state, s->buf, 1, rate, algo->rounds);
 		*s->buffered = 0;
 	}
 	if (len >= rate) {
 		size_t n = len / rate;
 
-		k->keccak_absorb(s->state, p, n, rate, algo->rounds);
+		fh_keccak_absorb_of(k)(s->state, p, n, rate, algo->rounds);
 		p += n * rate;
 		len -= n * rate;
 	}
@@ -45,7 +45,7 @@ void fh_sponge_pad(const struct fh_algo *algo, const struct fh_kernel *k,
 	size_t rate = algo->block_bytes;
 
 	fh_keccak_pad(s->buf, *s->buffered, rate, domain);
-	k->keccak_absorb(s->state, s->buf, 1, rate, algo->rounds);
+	fh_keccak_absorb_of(k)(s->state, s->buf, 1, rate, algo->rounds);
 	*s->buffered = 0;
 }
 
@@ -66,6 +66,6 @@ void fh_sponge_squeeze(const struct fh_algo *algo, const struct fh_kernel *k,
 		outlen -= take;
 		if (!outlen)
 			break;
-		k->keccak_permute(state, algo->rounds);
+		fh_keccak_permute_of(k)(state, algo->rounds);
 	}
 }

@@ -13,7 +13,7 @@ const struct fh_kernel fh_md5_gpr = {
 	.family = FH_FAMILY_MD5,
 	.lanes = 1,
 	.features = 0,
-	.md5_blocks = fh_md5_blocks_gpr,
+	.blocks = FH_KERNEL_FN(fh_md5_blocks_fn, fh_md5_blocks_gpr),
 };
 
 const struct fh_kernel fh_keccak_gpr = {
@@ -21,8 +21,8 @@ const struct fh_kernel fh_keccak_gpr = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = 1,
 	.features = 0,
-	.keccak_absorb = fh_keccak_absorb_gpr,
-	.keccak_permute = fh_keccak_permute_gpr,
+	.blocks = FH_KERNEL_FN(fh_keccak_absorb_fn, fh_keccak_absorb_gpr),
+	.permute = FH_KERNEL_FN(fh_keccak_permute_fn, fh_keccak_permute_gpr),
 };
 
 /* Runs wherever the SHA3 extension is, but is the default only where it
@@ -34,8 +34,8 @@ const struct fh_kernel fh_keccak_sha3ce = {
 	.lanes = 1,
 	.features = FH_CPU_ARM_SHA3,
 	.prefer = FH_CPU_ARM_SHA3_FAST,
-	.keccak_absorb = fh_keccak_absorb_sha3ce,
-	.keccak_permute = fh_keccak_permute_sha3ce,
+	.blocks = FH_KERNEL_FN(fh_keccak_absorb_fn, fh_keccak_absorb_sha3ce),
+	.permute = FH_KERNEL_FN(fh_keccak_permute_fn, fh_keccak_permute_sha3ce),
 };
 
 /* The SHA kernels run wherever their instructions are: no core is known
@@ -45,7 +45,7 @@ const struct fh_kernel fh_sha1_ce = {
 	.family = FH_FAMILY_SHA1,
 	.lanes = 1,
 	.features = FH_CPU_ARM_SHA1,
-	.sha1_blocks = fh_sha1_blocks_ce,
+	.blocks = FH_KERNEL_FN(fh_sha1_blocks_fn, fh_sha1_blocks_ce),
 };
 
 static void sha256_blocks_ce(uint32_t state[8], const uint8_t *data,
@@ -59,7 +59,7 @@ const struct fh_kernel fh_sha256_ce = {
 	.family = FH_FAMILY_SHA256,
 	.lanes = 1,
 	.features = FH_CPU_ARM_SHA2,
-	.sha256_blocks = sha256_blocks_ce,
+	.blocks = FH_KERNEL_FN(fh_sha256_blocks_fn, sha256_blocks_ce),
 };
 
 static void sha512_blocks_ce(uint64_t state[8], const uint8_t *data,
@@ -73,7 +73,7 @@ const struct fh_kernel fh_sha512_ce = {
 	.family = FH_FAMILY_SHA512,
 	.lanes = 1,
 	.features = FH_CPU_ARM_SHA512,
-	.sha512_blocks = sha512_blocks_ce,
+	.blocks = FH_KERNEL_FN(fh_sha512_blocks_fn, sha512_blocks_ce),
 };
 
 /* Multi-buffer kernels: the same hashes, LANES messages at once. */
@@ -83,7 +83,7 @@ const struct fh_kernel fh_md5_neonx4 = {
 	.family = FH_FAMILY_MD5,
 	.lanes = 4,
 	.features = FH_CPU_ARM_ASIMD,
-	.md5_blocks_xn = fh_md5_blocks_x4_neon,
+	.blocks_xn = FH_KERNEL_FN(fh_md5_blocks_xn_fn, fh_md5_blocks_x4_neon),
 };
 
 /* Two states in the two halves of the SHA3 extension's registers, at the
@@ -97,7 +97,7 @@ const struct fh_kernel fh_keccak_sha3cex2 = {
 	.lanes = 2,
 	.features = FH_CPU_ARM_SHA3,
 	.prefer = FH_CPU_ARM_SHA3_FAST,
-	.keccak_absorb_xn = fh_keccak_absorb_x2_sha3ce,
+	.blocks_xn = FH_KERNEL_FN(fh_keccak_absorb_xn_fn, fh_keccak_absorb_x2_sha3ce),
 };
 
 /* Registered because it beats two keccak-gpr streams by executed
@@ -108,5 +108,5 @@ const struct fh_kernel fh_keccak_neonx2 = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = 2,
 	.features = FH_CPU_ARM_ASIMD,
-	.keccak_absorb_xn = fh_keccak_absorb_x2_neon,
+	.blocks_xn = FH_KERNEL_FN(fh_keccak_absorb_xn_fn, fh_keccak_absorb_x2_neon),
 };

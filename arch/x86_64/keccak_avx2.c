@@ -100,6 +100,6 @@ const struct fh_kernel fh_keccak_avx2 = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = 1,
 	.features = FH_CPU_X86_AVX2,
-	.keccak_absorb = fh_keccak_absorb_avx2,
-	.keccak_permute = fh_keccak_permute_avx2,
+	.blocks = FH_KERNEL_FN(fh_keccak_absorb_fn, fh_keccak_absorb_avx2),
+	.permute = FH_KERNEL_FN(fh_keccak_permute_fn, fh_keccak_permute_avx2),
 };

@@ -281,5 +281,5 @@ const struct fh_kernel fh_keccak_avx2x4 = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = FH_XN,
 	.features = FH_CPU_X86_AVX2,
-	.keccak_absorb_xn = fh_keccak_absorb_avx2x4,
+	.blocks_xn = FH_KERNEL_FN(fh_keccak_absorb_xn_fn, fh_keccak_absorb_avx2x4),
 };

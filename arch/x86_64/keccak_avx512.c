@@ -113,6 +113,6 @@ const struct fh_kernel fh_keccak_avx512 = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = 1,
 	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL,
-	.keccak_absorb = fh_keccak_absorb_avx512,
-	.keccak_permute = fh_keccak_permute_avx512,
+	.blocks = FH_KERNEL_FN(fh_keccak_absorb_fn, fh_keccak_absorb_avx512),
+	.permute = FH_KERNEL_FN(fh_keccak_permute_fn, fh_keccak_permute_avx512),
 };

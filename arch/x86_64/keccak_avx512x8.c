@@ -152,5 +152,5 @@ const struct fh_kernel fh_keccak_avx512x8 = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = FH_XN,
 	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL,
-	.keccak_absorb_xn = fh_keccak_absorb_avx512x8,
+	.blocks_xn = FH_KERNEL_FN(fh_keccak_absorb_xn_fn, fh_keccak_absorb_avx512x8),
 };

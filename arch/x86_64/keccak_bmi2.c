@@ -114,6 +114,6 @@ const struct fh_kernel fh_keccak_bmi2 = {
 	.family = FH_FAMILY_KECCAK,
 	.lanes = 1,
 	.features = FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2,
-	.keccak_absorb = fh_keccak_absorb_bmi2,
-	.keccak_permute = fh_keccak_permute_bmi2,
+	.blocks = FH_KERNEL_FN(fh_keccak_absorb_fn, fh_keccak_absorb_bmi2),
+	.permute = FH_KERNEL_FN(fh_keccak_permute_fn, fh_keccak_permute_bmi2),
 };

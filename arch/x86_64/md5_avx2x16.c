@@ -163,5 +163,5 @@ const struct fh_kernel fh_md5_avx2x16 = {
 	.family = FH_FAMILY_MD5,
 	.lanes = FH_XN,
 	.features = FH_CPU_X86_AVX2,
-	.md5_blocks_xn = fh_md5_blocks_avx2x16,
+	.blocks_xn = FH_KERNEL_FN(fh_md5_blocks_xn_fn, fh_md5_blocks_avx2x16),
 };

@@ -144,5 +144,5 @@ const struct fh_kernel fh_md5_avx2x8 = {
 	.features = FH_CPU_X86_AVX2,
 	/* Not on Zen 5, where md5-avx512x16 runs few lanes faster. */
 	.prefer = FH_CPU_X86_AVX2_NARROW,
-	.md5_blocks_xn = fh_md5_blocks_avx2x8,
+	.blocks_xn = FH_KERNEL_FN(fh_md5_blocks_xn_fn, fh_md5_blocks_avx2x8),
 };

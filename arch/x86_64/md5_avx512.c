@@ -141,5 +141,5 @@ const struct fh_kernel fh_md5_avx512 = {
 	.lanes = 1,
 	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL,
 	.prefer = FH_CPU_X86_VPROL_FAST,
-	.md5_blocks = fh_md5_blocks_avx512,
+	.blocks = FH_KERNEL_FN(fh_md5_blocks_fn, fh_md5_blocks_avx512),
 };

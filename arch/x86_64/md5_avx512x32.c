@@ -37,5 +37,5 @@ const struct fh_kernel fh_md5_avx512x32 = {
 	.family = FH_FAMILY_MD5,
 	.lanes = 32,
 	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL,
-	.md5_blocks_xn = fh_md5_blocks_avx512x32,
+	.blocks_xn = FH_KERNEL_FN(fh_md5_blocks_xn_fn, fh_md5_blocks_avx512x32),
 };

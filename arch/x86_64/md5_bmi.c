@@ -7,5 +7,5 @@ const struct fh_kernel fh_md5_bmi = {
 	.family = FH_FAMILY_MD5,
 	.lanes = 1,
 	.features = FH_CPU_X86_BMI1,
-	.md5_blocks = fh_md5_blocks_bmi,
+	.blocks = FH_KERNEL_FN(fh_md5_blocks_fn, fh_md5_blocks_bmi),
 };

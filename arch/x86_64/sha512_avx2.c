@@ -206,5 +206,5 @@ const struct fh_kernel fh_sha512_avx2 = {
 	.family = FH_FAMILY_SHA512,
 	.lanes = 1,
 	.features = FH_CPU_X86_AVX2 | FH_CPU_X86_BMI2,
-	.sha512_blocks = fh_sha512_blocks_avx2,
+	.blocks = FH_KERNEL_FN(fh_sha512_blocks_fn, fh_sha512_blocks_avx2),
 };

@@ -141,7 +141,7 @@ const struct fh_kernel fh_sha1_avx2x8 = {
 	.family = FH_FAMILY_SHA1,
 	.lanes = 8,
 	.features = FH_CPU_X86_AVX2,
-	.sha1_blocks_xn = fh_sha1_blocks_avx2x8,
+	.blocks_xn = FH_KERNEL_FN(fh_sha1_blocks_xn_fn, fh_sha1_blocks_avx2x8),
 };
 
 const struct fh_kernel fh_sha256_avx2x8 = {
@@ -151,7 +151,7 @@ const struct fh_kernel fh_sha256_avx2x8 = {
 	.features = FH_CPU_X86_AVX2,
 	/* With SHA-NI, two interleaved streams beat eight lanes. */
 	.prefer = FH_CPU_X86_NO_SHA,
-	.sha256_blocks_xn = fh_sha256_blocks_avx2x8,
+	.blocks_xn = FH_KERNEL_FN(fh_sha256_blocks_xn_fn, fh_sha256_blocks_avx2x8),
 };
 
 const struct fh_kernel fh_sha512_avx2x4 = {
@@ -159,5 +159,5 @@ const struct fh_kernel fh_sha512_avx2x4 = {
 	.family = FH_FAMILY_SHA512,
 	.lanes = 4,
 	.features = FH_CPU_X86_AVX2,
-	.sha512_blocks_xn = fh_sha512_blocks_avx2x4,
+	.blocks_xn = FH_KERNEL_FN(fh_sha512_blocks_xn_fn, fh_sha512_blocks_avx2x4),
 };

@@ -224,7 +224,7 @@ const struct fh_kernel fh_sha1_avx512x16 = {
 	.family = FH_FAMILY_SHA1,
 	.lanes = 16,
 	.features = FH_CPU_X86_AVX512F,
-	.sha1_blocks_xn = fh_sha1_blocks_avx512x16,
+	.blocks_xn = FH_KERNEL_FN(fh_sha1_blocks_xn_fn, fh_sha1_blocks_avx512x16),
 };
 
 const struct fh_kernel fh_sha256_avx512x16 = {
@@ -232,7 +232,7 @@ const struct fh_kernel fh_sha256_avx512x16 = {
 	.family = FH_FAMILY_SHA256,
 	.lanes = 16,
 	.features = FH_CPU_X86_AVX512F,
-	.sha256_blocks_xn = fh_sha256_blocks_avx512x16,
+	.blocks_xn = FH_KERNEL_FN(fh_sha256_blocks_xn_fn, fh_sha256_blocks_avx512x16),
 };
 
 const struct fh_kernel fh_sha512_avx512x8 = {
@@ -240,5 +240,5 @@ const struct fh_kernel fh_sha512_avx512x8 = {
 	.family = FH_FAMILY_SHA512,
 	.lanes = 8,
 	.features = FH_CPU_X86_AVX512F,
-	.sha512_blocks_xn = fh_sha512_blocks_avx512x8,
+	.blocks_xn = FH_KERNEL_FN(fh_sha512_blocks_xn_fn, fh_sha512_blocks_avx512x8),
 };

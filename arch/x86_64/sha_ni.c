@@ -258,7 +258,7 @@ const struct fh_kernel fh_sha1_shani = {
 	.family = FH_FAMILY_SHA1,
 	.lanes = 1,
 	.features = FH_CPU_X86_SHA,
-	.sha1_blocks = fh_sha1_blocks_shani,
+	.blocks = FH_KERNEL_FN(fh_sha1_blocks_fn, fh_sha1_blocks_shani),
 };
 
 const struct fh_kernel fh_sha256_shani = {
@@ -266,7 +266,7 @@ const struct fh_kernel fh_sha256_shani = {
 	.family = FH_FAMILY_SHA256,
 	.lanes = 1,
 	.features = FH_CPU_X86_SHA,
-	.sha256_blocks = fh_sha256_blocks_shani,
+	.blocks = FH_KERNEL_FN(fh_sha256_blocks_fn, fh_sha256_blocks_shani),
 };
 
 const struct fh_kernel fh_sha1_shanix2 = {
@@ -274,7 +274,7 @@ const struct fh_kernel fh_sha1_shanix2 = {
 	.family = FH_FAMILY_SHA1,
 	.lanes = 2,
 	.features = FH_CPU_X86_SHA,
-	.sha1_blocks_xn = fh_sha1_blocks_shanix2,
+	.blocks_xn = FH_KERNEL_FN(fh_sha1_blocks_xn_fn, fh_sha1_blocks_shanix2),
 };
 
 const struct fh_kernel fh_sha256_shanix2 = {
@@ -282,5 +282,5 @@ const struct fh_kernel fh_sha256_shanix2 = {
 	.family = FH_FAMILY_SHA256,
 	.lanes = 2,
 	.features = FH_CPU_X86_SHA,
-	.sha256_blocks_xn = fh_sha256_blocks_shanix2,
+	.blocks_xn = FH_KERNEL_FN(fh_sha256_blocks_xn_fn, fh_sha256_blocks_shanix2),
 };

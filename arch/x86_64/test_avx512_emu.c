@@ -60,9 +60,9 @@ static void multi_md5(const struct fh_kernel *k)
 				want[i][w] = got[i][w] = (uint32_t)next();
 		for (unsigned i = 0; i < k->lanes; i++) {
 			p[i] = lane_data[i] + (i * 7 + c) % 16;
-			fh_md5_portable.md5_blocks(want[i], p[i], counts[c]);
+			fh_md5_blocks_of(&fh_md5_portable)(want[i], p[i], counts[c]);
 		}
-		k->md5_blocks_xn(got, p, counts[c]);
+		fh_md5_blocks_xn_of(k)(got, p, counts[c]);
 		for (unsigned i = 0; i <= k->lanes; i++)
 			check(i < k->lanes ? "md5 multi-buffer lane, blocks"
 					   : "md5 past the lanes, blocks",
@@ -92,11 +92,11 @@ static void multi_keccak(const struct fh_kernel *k, const size_t *rates,
 					want[i][w] = got[i][w] = next();
 			for (unsigned i = 0; i < k->lanes; i++) {
 				p[i] = lane_data[i] + (i * 5 + c) % 16;
-				fh_keccak_portable.keccak_absorb(
+				fh_keccak_absorb_of(&fh_keccak_portable)(
 					want[i], p[i], counts[c], rates[ri],
 					rounds_of(c));
 			}
-			k->keccak_absorb_xn(got, p, counts[c], rates[ri],
+			fh_keccak_absorb_xn_of(k)(got, p, counts[c], rates[ri],
 					    rounds_of(c));
 			for (unsigned i = 0; i <= k->lanes; i++)
 				check(i < k->lanes
@@ -142,34 +142,34 @@ static void multi_sha(const struct fh_kernel *k, const struct fh_kernel *p)
 				n = nb[i];
 		}
 		if (k->family == FH_FAMILY_SHA1)
-			k->sha1_blocks_xn(g1, d, n);
+			fh_sha1_blocks_xn_of(k)(g1, d, n);
 		else if (k->family == FH_FAMILY_SHA256)
-			k->sha256_blocks_xn(g256, d, n);
+			fh_sha256_blocks_xn_of(k)(g256, d, n);
 		else
-			k->sha512_blocks_xn(g512, d, n);
+			fh_sha512_blocks_xn_of(k)(g512, d, n);
 		for (unsigned i = 0; i <= k->lanes; i++) {
 			void *want, *got;
 
 			if (k->family == FH_FAMILY_SHA1) {
 				want = w1[i], got = g1[i];
 				if (i < k->lanes) {
-					p->sha1_blocks(w1[i], d[i], nb[i]);
-					p->sha1_blocks(g1[i], d[i] + n * block,
+					fh_sha1_blocks_of(p)(w1[i], d[i], nb[i]);
+					fh_sha1_blocks_of(p)(g1[i], d[i] + n * block,
 						       nb[i] - n);
 				}
 			} else if (k->family == FH_FAMILY_SHA256) {
 				want = w256[i], got = g256[i];
 				if (i < k->lanes) {
-					p->sha256_blocks(w256[i], d[i], nb[i]);
-					p->sha256_blocks(g256[i],
+					fh_sha256_blocks_of(p)(w256[i], d[i], nb[i]);
+					fh_sha256_blocks_of(p)(g256[i],
 							 d[i] + n * block,
 							 nb[i] - n);
 				}
 			} else {
 				want = w512[i], got = g512[i];
 				if (i < k->lanes) {
-					p->sha512_blocks(w512[i], d[i], nb[i]);
-					p->sha512_blocks(g512[i],
+					fh_sha512_blocks_of(p)(w512[i], d[i], nb[i]);
+					fh_sha512_blocks_of(p)(g512[i],
 							 d[i] + n * block,
 							 nb[i] - n);
 				}
@@ -197,8 +197,8 @@ int main(void)
 
 			for (int i = 0; i < 4; i++)
 				want[i] = got[i] = (uint32_t)next();
-			fh_md5_portable.md5_blocks(want, data + off, counts[c]);
-			fh_md5_avx512.md5_blocks(got, data + off, counts[c]);
+			fh_md5_blocks_of(&fh_md5_portable)(want, data + off, counts[c]);
+			fh_md5_blocks_of(&fh_md5_avx512)(got, data + off, counts[c]);
 			check("md5_blocks, blocks", counts[c], want, got,
 			      sizeof want);
 		}
@@ -209,8 +209,8 @@ int main(void)
 
 		for (int i = 0; i < 25; i++)
 			want[i] = got[i] = r ? next() : 0;
-		fh_keccak_portable.keccak_permute(want, rounds_of((size_t)r));
-		fh_keccak_avx512.keccak_permute(got, rounds_of((size_t)r));
+		fh_keccak_permute_of(&fh_keccak_portable)(want, rounds_of((size_t)r));
+		fh_keccak_permute_of(&fh_keccak_avx512)(got, rounds_of((size_t)r));
 		check("keccak_permute, state", (size_t)r, want, got,
 		      sizeof want);
 	}
@@ -220,10 +220,10 @@ int main(void)
 
 			for (int i = 0; i < 25; i++)
 				want[i] = got[i] = next();
-			fh_keccak_portable.keccak_absorb(want, data + 3,
+			fh_keccak_absorb_of(&fh_keccak_portable)(want, data + 3,
 							 counts[c], rates[ri],
 							 rounds_of(c + ri));
-			fh_keccak_avx512.keccak_absorb(got, data + 3, counts[c],
+			fh_keccak_absorb_of(&fh_keccak_avx512)(got, data + 3, counts[c],
 						       rates[ri],
 						       rounds_of(c + ri));
 			check("keccak_absorb, rate", rates[ri], want, got,

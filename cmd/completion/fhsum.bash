@@ -3,9 +3,10 @@
 # Installed as bash-completion/completions/fhsum, with links named after
 # the sha3-*sum commands beside it so that bash-completion's on-demand
 # loading finds it for them too; it also works sourced on its own, without
-# bash-completion.  It completes options, the names -a takes, the kernels
-# --kernel takes (from the completed command's own --list-kernels, so a
-# build tree's fhsum offers its own) and file names.  An option's argument
+# bash-completion.  It completes options, the names -a takes and the
+# kernels --kernel takes (from the completed command's own
+# --list-algorithms and --list-kernels, so a build tree's fhsum offers its
+# own, and a new algorithm needs no line here) and file names.  An option's argument
 # is completed in each form getopt_long takes: "-a md5", "-amd5",
 # "--algorithm md5", "--algorithm=md5".
 
@@ -51,16 +52,12 @@ _fhsum_options='
 -  --no-progress    -
 -  --kernel         kernels
 -  --list-kernels   -
+-  --list-algorithms -
 -  --debug          -
 -  --benchmark      -
 -  --help           -
 -  --version        -
 '
-
-# The names -a takes, as fhsum lists them after an invalid one.
-_fhsum_algorithms=(md5 sha1 sha2 sha224 sha256 sha384 sha512 sha3 sha3-224
-	sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128 turboshake256
-	kt128 kt256)
 
 # Sets the caller's _fhsum_kind to what the option $1 (-a, --algorithm)
 # takes as its argument, "" when $1 is no option of fhsum's.
@@ -94,12 +91,13 @@ _fhsum_cluster()
 	done
 }
 
-# Sets the caller's _fhsum_names to the kernels that the command being
-# completed lists (the first column of --list-kernels, less its header and
-# its # lines); fhsum's when that command cannot be run or is not named as
-# fhsum is.  A FHSUM_KERNEL in the environment that names no kernel would
-# make --list-kernels fail: it is left out.
-_fhsum_kernels()
+# Sets the caller's _fhsum_names to the names that the command being
+# completed lists with the option $1 (--list-kernels, --list-algorithms):
+# the first column, less the header that begins with $2 and the # lines;
+# fhsum's when that command cannot be run or is not named as fhsum is.  A
+# FHSUM_KERNEL in the environment that names no kernel would make
+# --list-kernels fail: it is left out.
+_fhsum_list() # OPTION HEADER
 {
 	local cmd=${COMP_WORDS[0]} line lines=()
 	_fhsum_names=()
@@ -111,12 +109,12 @@ _fhsum_kernels()
 	type -P -- "$cmd" >/dev/null 2>&1 || return
 	mapfile -t lines < <(
 		unset FHSUM_KERNEL # in this subshell only
-		exec "$cmd" --list-kernels 2>/dev/null
+		exec "$cmd" "$1" 2>/dev/null
 	)
 	for line in "${lines[@]}"; do
 		line=${line%%[[:space:]]*}
 		case $line in
-		'' | KERNEL | '#'*) ;;
+		'' | "$2" | '#'*) ;;
 		*) _fhsum_names+=("$line") ;;
 		esac
 	done
@@ -153,13 +151,16 @@ _fhsum_argument()
 {
 	local head='' name names=() _fhsum_names
 	case $1 in
-	algorithm) _fhsum_reply "$2" "$3" "${_fhsum_algorithms[@]}" ;;
+	algorithm)
+		_fhsum_list --list-algorithms ALGORITHM
+		_fhsum_reply "$2" "$3" "${_fhsum_names[@]}"
+		;;
 	bits) _fhsum_reply "$2" "$3" 224 256 384 512 ;;
 	kernels)
 		# Only the name after the last comma is completed, and only
 		# with a kernel not named before it.
 		[[ $3 == *,* ]] && head=${3%,*},
-		_fhsum_kernels
+		_fhsum_list --list-kernels KERNEL
 		for name in "${_fhsum_names[@]}"; do
 			[[ ,$head == *,"$name",* ]] || names+=("$name")
 		done

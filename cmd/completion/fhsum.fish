@@ -1,7 +1,8 @@
 # fhsum.fish: fish completion for fhsum and its sha3-*sum links, installed
-# in fish/vendor_completions.d.  It completes options, the names -a takes,
-# the kernels --kernel takes (from the completed command's own
-# --list-kernels, so a build tree's fhsum offers its own) and file names.
+# in fish/vendor_completions.d.  It completes options, the names -a takes
+# and the kernels --kernel takes (from the completed command's own
+# --list-algorithms and --list-kernels, so a build tree's fhsum offers its
+# own) and file names.
 
 # The kernels for --kernel, a comma-separated list: the first column of
 # the completed command's --list-kernels (fhsum's when that command cannot
@@ -23,8 +24,18 @@ function __fhsum_kernels
     end
 end
 
+# The names -a takes: the first column of the completed command's
+# --list-algorithms, as for the kernels above.
+function __fhsum_algorithms
+    set -l cmd (commandline -opc)[1]
+    string match -qr -- '(^|/)(fhsum|sha3-.*sum)$' $cmd; and command -q -- $cmd
+    or set cmd fhsum
+    command -q -- $cmd; or return
+    $cmd --list-algorithms 2>/dev/null | string match -rv '^(ALGORITHM\b|#|$)' | string replace -r '\s.*' ''
+end
+
 # The options, one a line.
-complete -c fhsum -s a -l algorithm -x -a 'md5 sha1 sha2 sha224 sha256 sha384 sha512 sha3 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 turboshake128 turboshake256 kt128 kt256' -d 'Hash with this algorithm'
+complete -c fhsum -s a -l algorithm -x -a '(__fhsum_algorithms)' -d 'Hash with this algorithm'
 complete -c fhsum -s b -l binary -d 'Read in binary mode'
 complete -c fhsum -s c -l check -d 'Read checksums from the files and check them'
 complete -c fhsum -s l -l length -x -a '224 256 384 512' -d 'Digest length in bits'
@@ -62,6 +73,7 @@ complete -c fhsum -l progress -d 'Show progress on a terminal from the start'
 complete -c fhsum -l no-progress -d 'Never show progress'
 complete -c fhsum -l kernel -x -a '(__fhsum_kernels)' -d 'Use these kernels'
 complete -c fhsum -l list-kernels -d 'List the kernels and which this CPU runs'
+complete -c fhsum -l list-algorithms -d 'List the algorithms, their names, tags and lengths'
 complete -c fhsum -l debug -d 'Name the chosen kernels on standard error'
 complete -c fhsum -l benchmark -d 'Measure every usable kernel and print MB/s'
 complete -c fhsum -l help -d 'Display help and exit'

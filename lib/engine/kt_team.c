@@ -238,7 +238,7 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 	if (!t->algo) {         /* a team serves one input */
 		t->algo = ctx->algo;
 		t->single = ctx->kernel;
-		t->multi = ctx->kt.multi;
+		t->multi = ctx->mode.kt.multi;
 	}
 	w->map = map;
 	w->maplen = maplen;

@@ -56,12 +56,11 @@ static size_t hex_run(const char *s, size_t n)
 }
 
 void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
-			 bool any_sha3, size_t outlen)
+			 const struct fh_algo_row *group, size_t outlen)
 {
 	p->algo = algo;
-	p->any_sha3 = any_sha3;
+	p->group = group;
 	p->outlen = outlen;
-	p->any_sha2 = false;
 	p->list_is_stdin = false;
 	p->reversed = -1;
 	p->ndeclared = 0;
@@ -134,34 +133,19 @@ static void fhsum_line(struct fh_list_parser *p, const char *line, size_t len)
 	}
 }
 
-static bool is_fixed_sha3(const struct fh_algo *a)
+/* Whether the run's -a (a group without -l) admits A. */
+static bool in_group_run(const struct fh_list_parser *p, const struct fh_algo *a)
 {
-	return a->id == FH_SHA3_224 || a->id == FH_SHA3_256 ||
-	       a->id == FH_SHA3_384 || a->id == FH_SHA3_512;
+	return p->group && fh_algo_in_group(a, p->group);
 }
 
-static bool is_sha2(const struct fh_algo *a)
+/* The algorithm of a digest of BYTES bytes: the member of the run's group
+ * of that length, else the first algorithm of it. */
+static const struct fh_algo *of_bytes(const struct fh_list_parser *p,
+				      size_t bytes)
 {
-	return a->id == FH_SHA224 || a->id == FH_SHA256 || a->id == FH_SHA384 ||
-	       a->id == FH_SHA512;
-}
-
-/* The SHA-2 algorithm whose digest is BYTES long, or NULL. */
-static const struct fh_algo *sha2_of(size_t bytes)
-{
-	static const enum fh_algo_id ids[] = { FH_SHA224, FH_SHA256, FH_SHA384,
-					       FH_SHA512 };
-
-	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-		if (fh_algo_get(ids[i])->digest_bytes == bytes)
-			return fh_algo_get(ids[i]);
-	return NULL;
-}
-
-/* Whether the run's -a (sha3 or sha2 without -l) admits A. */
-static bool in_family_run(const struct fh_list_parser *p, const struct fh_algo *a)
-{
-	return (p->any_sha3 && is_fixed_sha3(a)) || (p->any_sha2 && is_sha2(a));
+	return p->group ? fh_algo_group_member(p->group, 8ull * bytes)
+			: fh_algo_by_hexlen(2 * bytes);
 }
 
 /* Whether BYTES is a digest length of A: fixed algorithms have one; SHAKE
@@ -398,25 +382,18 @@ static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
 }
 
 /* The algorithm of an untagged digest of N characters at S when -a does not
- * give it: by its length in hex, or else in base64 (SHA3 alone with -a
- * sha3).  NULL when no algorithm has that length. */
+ * give it: by its length in hex, or else in base64 (a member of the
+ * group alone with -a sha2 or sha3).  NULL when no algorithm has that length. */
 static const struct fh_algo *algo_by_digest(const struct fh_list_parser *p,
 					    const char *s, size_t n)
 {
 	const struct fh_algo *a = NULL;
 	size_t bytes;
 
-	if (hex_run(s, n) == n)
-		a = fh_algo_by_hexlen(n);
-	if (a && p->any_sha2)
-		a = sha2_of(n / 2);
-	if (a && p->any_sha3 && !is_fixed_sha3(a))
-		a = NULL;
-	if (!a && (bytes = base64_bytes(s, n)) != 0) {
-		a = p->any_sha2 ? sha2_of(bytes) : fh_algo_by_hexlen(2 * bytes);
-		if (a && p->any_sha3 && !is_fixed_sha3(a))
-			a = NULL;
-	}
+	if (hex_run(s, n) == n && n % 2 == 0)
+		a = of_bytes(p, n / 2);
+	if (!a && (bytes = base64_bytes(s, n)) != 0)
+		a = of_bytes(p, bytes);
 	return a;
 }
 
@@ -429,13 +406,13 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	size_t len = digest_run(s, n), i;
 	const struct fh_algo *a;
 
-	a = p->algo && !p->any_sha3 ? p->algo : algo_by_digest(p, s, len);
+	a = p->algo && !p->group ? p->algo : algo_by_digest(p, s, len);
 	if (!a || !take_digest(p, a, 0, s, len, out))
 		return FH_LINE_BAD;
 	/* Without -a, a length several algorithms share is the one the
 	 * list's "#fhsum" lines name, or is settled later by the file's
 	 * content. */
-	if (!p->algo && !p->any_sha3 && !p->any_sha2 && !a->xof &&
+	if (!p->algo && !p->group && !a->xof &&
 	    (out->alt = other_of_length(a)) != NULL) {
 		const struct fh_algo *d = p->next_algo;
 
@@ -512,8 +489,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	a = match_tag(line + i, len - i, &taglen, &want);
 	if (a && a->xof && !want)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
-	if (a && (p->any_sha3 || p->any_sha2 ? !in_family_run(p, a)
-					     : p->algo && a != p->algo))
+	if (a && (p->group ? !in_group_run(p, a) : p->algo && a != p->algo))
 		kind = FH_LINE_BAD;
 	else if (a)
 		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,

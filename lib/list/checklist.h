@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fhsum.h"
+#include "algo.h"
 
 /* Digest lengths a list may declare an algorithm for. */
 #define FH_DECLARED_MAX 8
@@ -19,10 +19,9 @@ struct fh_list_parser {
 	/* The algorithm given with -a (or by the program's name), or NULL to
 	 * take each line's from its tag or hex length. */
 	const struct fh_algo *algo;
-	/* -a sha3 without -l: any SHA3-224..512, from the tag or hex length;
-	 * -a sha2 without -l: any SHA-224..512 (set after init). */
-	bool any_sha3;
-	bool any_sha2;
+	/* A group given with -a and no -l (sha2, sha3; algo.h): any of its
+	 * members, from the tag or the digest's length.  NULL otherwise. */
+	const struct fh_algo_row *group;
 	/* -l for SHAKE: the required digest length in bytes; 0 = any. */
 	size_t outlen;
 	/* The list is standard input: a line naming "-" is then improper. */
@@ -69,7 +68,7 @@ struct fh_list_line {
 
 /* Initialises P for a run. */
 void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
-			 bool any_sha3, size_t outlen);
+			 const struct fh_algo_row *group, size_t outlen);
 
 /* Parses one line of a list.  LINE holds LEN bytes with the '\n' already
  * removed (a trailing '\r' is removed here); it is modified in place (names

@@ -106,22 +106,22 @@ int main(int argc, char **argv)
 	} else if (!k) {
 		return 2;
 	} else if (!strcmp(argv[1], "md5")) {
-		k->md5_blocks(md5[0], buf, count);
+		fh_md5_blocks_of(k)(md5[0], buf, count);
 	} else if (!strcmp(argv[1], "md5xn")) {
-		k->md5_blocks_xn(md5, lanes, count);
+		fh_md5_blocks_xn_of(k)(md5, lanes, count);
 	} else if (!strcmp(argv[1], "absorbxn")) {
-		k->keccak_absorb_xn(sn, lanes, count, 136, 24);
+		fh_keccak_absorb_xn_of(k)(sn, lanes, count, 136, 24);
 	} else if (!strcmp(argv[1], "sha1")) {
-		k->sha1_blocks(h32, buf, count);
+		fh_sha1_blocks_of(k)(h32, buf, count);
 	} else if (!strcmp(argv[1], "sha256")) {
-		k->sha256_blocks(h32, buf, count);
+		fh_sha256_blocks_of(k)(h32, buf, count);
 	} else if (!strcmp(argv[1], "sha512")) {
-		k->sha512_blocks(h64, buf, count);
+		fh_sha512_blocks_of(k)(h64, buf, count);
 	} else if (!strcmp(argv[1], "absorb")) {
-		k->keccak_absorb(s0, buf, count, 136, 24);
+		fh_keccak_absorb_of(k)(s0, buf, count, 136, 24);
 	} else if (!strcmp(argv[1], "permute")) {
 		for (size_t i = 0; i < count; i++)
-			k->keccak_permute(s0, 24);
+			fh_keccak_permute_of(k)(s0, 24);
 	} else {
 		return 2;
 	}

@@ -57,18 +57,18 @@ static size_t run_once(const struct fh_kernel *k)
 		d[i] = bufs[i];
 	if (k->lanes == 1) {
 		if (k->family == FH_FAMILY_SHA1)
-			k->sha1_blocks(s1[0], d[0], nb);
+			fh_sha1_blocks_of(k)(s1[0], d[0], nb);
 		else if (k->family == FH_FAMILY_SHA256)
-			k->sha256_blocks(s32[0], d[0], nb);
+			fh_sha256_blocks_of(k)(s32[0], d[0], nb);
 		else
-			k->sha512_blocks(s64[0], d[0], nb);
+			fh_sha512_blocks_of(k)(s64[0], d[0], nb);
 	} else {
 		if (k->family == FH_FAMILY_SHA1)
-			k->sha1_blocks_xn(s1, d, nb);
+			fh_sha1_blocks_xn_of(k)(s1, d, nb);
 		else if (k->family == FH_FAMILY_SHA256)
-			k->sha256_blocks_xn(s32, d, nb);
+			fh_sha256_blocks_xn_of(k)(s32, d, nb);
 		else
-			k->sha512_blocks_xn(s64, d, nb);
+			fh_sha512_blocks_xn_of(k)(s64, d, nb);
 	}
 	return (size_t)k->lanes * nb * bb;
 }

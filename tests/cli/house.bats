@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # The house's own rules, checked on the built command and the source tree:
 # --help fits an 80-column terminal, the man pages format without warnings
-# at 80 columns, and the project's files speak of the project alone (no
-# path outside the repository, no issue numbers).
+# at 80 columns, the project's files speak of the project alone (no
+# path outside the repository, no issue numbers), and the link names
+# meson installs are the table of algorithms'.
 
 load helper
 
@@ -64,4 +65,29 @@ setup() {
 	local hits
 	hits=$(git -C "$ROOT" ls-files | grep -E '(^|/)__pycache__/|\.py[co]$|\.o$' || true)
 	[ -z "$hits" ] || fail "build artifacts are tracked:" "$hits"
+}
+
+@test "house: the program names meson installs are those of the table of algorithms" {
+	# cmd/meson.build and cmd/completion/meson.build name the links
+	# that -Dlinks and -Dgnu_links install (meson cannot read lib/algo.c);
+	# they must be the PROGRAM column of --list-algorithms, fhsum's own
+	# names for -Dlinks and GNU's for -Dgnu_links.
+	capture got fhsum --list-algorithms
+	[ "$(cat got.rc)" = 0 ] || fail "--list-algorithms exit status $(cat got.rc)"
+	local own gnu links gnu_links completion
+	own=$(awk '!/^(ALGORITHM|#)/ && $6 != "-" && $7 != "(GNU)" { print $6 }' got.out | sort | xargs)
+	gnu=$(awk '!/^(ALGORITHM|#)/ && $7 == "(GNU)" { print $6 }' got.out | sort | xargs)
+	[ -n "$own" ] && [ -n "$gnu" ] || fail "--list-algorithms names no programs" "$(cat got.out)"
+	# The quoted words of the line after "get_option('NAME')" up to "]".
+	words() { # FILE OPTION SUFFIX
+		sed -n "/get_option('$2')/,/\]/p" "$1" | grep -o "'[a-z0-9-]*'" |
+			tr -d "'" | grep -v "^$2\$" | sed "s/\$/$3/" | sort | xargs
+	}
+	links=$(words "$ROOT/cmd/meson.build" links sum)
+	gnu_links=$(words "$ROOT/cmd/meson.build" gnu_links '')
+	completion=$(sed -n "/get_option('links')/,/\]/p" "$ROOT/cmd/completion/meson.build" |
+		grep -o "'[a-z0-9-]*sum'" | tr -d "'" | sort | xargs)
+	[ "$links" = "$own" ] || fail "-Dlinks installs '$links', the table says '$own'"
+	[ "$gnu_links" = "$gnu" ] || fail "-Dgnu_links installs '$gnu_links', the table says '$gnu'"
+	[ "$completion" = "$own" ] || fail "the completions' links are '$completion', the table says '$own'"
 }

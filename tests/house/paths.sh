@@ -19,7 +19,7 @@
 #     ./lib/...), nor one with a placeholder or pattern in it
 #     (arch/<isa>/, tests/cli/*.bats, $dir/lib/x);
 #   - a word that climbs out of the tree from where it is cited
-#     (../shared/tools/readceil.c): always wrong;
+#     (../elsewhere/tools/probe.c): always wrong;
 #   - a word whose first folder is research/: notes that were never
 #     part of the tree;
 #   - a document's name alone (SPEC.md, testing.md), not another

@@ -512,7 +512,9 @@ static bool run_case(struct fh_list_parser *p, const char *line, size_t len,
 
 static void init_cfg(struct fh_list_parser *p, const struct cfg *c)
 {
-	fh_list_parser_init(p, algo_of(c->algo), c->any_sha3, c->outlen);
+	fh_list_parser_init(p, algo_of(c->algo),
+			    c->any_sha3 ? fh_algo_row_by_name("sha3") : NULL,
+			    c->outlen);
 	p->list_is_stdin = c->is_stdin;
 	p->reversed = c->latch;
 }
@@ -563,7 +565,7 @@ static void test_latch_sequences(void)
 	for (size_t s = 0; s < sizeof seqs / sizeof seqs[0]; s++) {
 		struct fh_list_parser p;
 
-		fh_list_parser_init(&p, fh_algo_get(FH_MD5), false, 0);
+		fh_list_parser_init(&p, fh_algo_get(FH_MD5), NULL, 0);
 		for (size_t i = 0; i < seqs[s].n; i++) {
 			snprintf(label, sizeof label, "sequence %zu line %zu",
 				 s, i + 1);
@@ -607,20 +609,20 @@ static void test_long_lines(void)
 	line = build(H32 "  ", 'x', big, "", &len);
 	want = (struct pcase){ MD5, line, len, FH_LINE_OK, name, big, H32,
 			       false, FH_MD5, 0 };
-	fh_list_parser_init(&p, fh_algo_get(FH_MD5), false, 0);
+	fh_list_parser_init(&p, fh_algo_get(FH_MD5), NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB untagged name");
 	free(line);
 
 	/* A tagged one, and one made of ')': the last closes it. */
 	line = build("MD5 (", 'x', big, ") = " H32, &len);
 	want.latch = -1;
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB tagged name");
 	free(line);
 	line = build("MD5 (", ')', big, " = " H32, &len);
 	memset(name, ')', big);
 	want.namelen = big - 1;
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB of ')'");
 	free(line);
 
@@ -629,12 +631,12 @@ static void test_long_lines(void)
 	memset(name, '\\', big);
 	want = (struct pcase){ MD5, line, len, FH_LINE_OK, name, big, H32,
 			       false, FH_MD5, 0 };
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB escaped name");
 	/* The same with an odd count of '\' ends in a lone one. */
 	want = (struct pcase){ MD5, line, len - 1, FH_LINE_BAD, NULL, 0, NULL,
 			       false, 0, 0 };
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len - 1, &want, "odd backslashes");
 	free(line);
 	free(name);
@@ -643,9 +645,9 @@ static void test_long_lines(void)
 	want = (struct pcase){ ALL, NULL, 0, FH_LINE_BAD, NULL, 0, NULL,
 			       false, 0, -1 };
 	line = build("", 'a', big, "  a", &len);
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB of hex");
-	fh_list_parser_init(&p, fh_algo_get(FH_SHAKE256), false, 0);
+	fh_list_parser_init(&p, fh_algo_get(FH_SHAKE256), NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB of hex, SHAKE");
 	free(line);
 	line = build("", ' ', big, "", &len);
@@ -655,7 +657,7 @@ static void test_long_lines(void)
 	run_case(&p, line, len, &want, "1 MiB of NULs");
 	free(line);
 	line = build("MD5 ", '(', big, "", &len);
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "1 MiB of '('");
 	free(line);
 
@@ -664,23 +666,23 @@ static void test_long_lines(void)
 	line = build("SHAKE256-1048576 (a) = ", 'e', xmax, "", &len);
 	want = (struct pcase){ ALL, line, len, FH_LINE_OK, "a", 1, name,
 			       false, FH_SHAKE256, -1 };
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "longest SHAKE digest, tagged");
 	free(line);
 	line = build("", 'e', xmax, "  a", &len);
 	want.latch = 0;
-	fh_list_parser_init(&p, fh_algo_get(FH_SHAKE256), false, 0);
+	fh_list_parser_init(&p, fh_algo_get(FH_SHAKE256), NULL, 0);
 	run_case(&p, line, len, &want, "longest SHAKE digest");
 	free(line);
 	free(name);
 	want = (struct pcase){ ALL, NULL, 0, FH_LINE_BAD, NULL, 0, NULL,
 			       false, 0, -1 };
 	line = build("SHAKE128 (a) = ", 'e', xmax + 2, "", &len);
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, len, &want, "SHAKE digest too long, tagged");
 	free(line);
 	line = build("", 'e', xmax + 2, "  a", &len);
-	fh_list_parser_init(&p, fh_algo_get(FH_SHAKE128), false, 0);
+	fh_list_parser_init(&p, fh_algo_get(FH_SHAKE128), NULL, 0);
 	run_case(&p, line, len, &want, "SHAKE digest too long");
 	free(line);
 }
@@ -872,7 +874,7 @@ static void test_round_trip(void)
 				bool given = a->xof ||
 					     fh_algo_by_hexlen(hexlen) != a;
 				fh_list_parser_init(&p, given ? a : NULL,
-						    false, a->xof ? hexlen / 2 : 0);
+						    NULL, a->xof ? hexlen / 2 : 0);
 				/* A GNU-form latch must not change the
 				 * outcome. */
 				p.reversed = (iter % 2) ? 0 : -1;
@@ -912,7 +914,7 @@ static void test_empty_name_quirk(void)
 	struct pcase want = OK(MD5, "", " ", H32, false, FH_MD5, 1);
 	struct fh_list_parser p;
 
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	run_case(&p, line, n - 1, &want, "empty name formatted");
 }
 

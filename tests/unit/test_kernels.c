@@ -110,8 +110,8 @@ static void raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 			for (int i = 0; i < 4; i++)
 				want[i] = got[i] = (uint32_t)tu_rand(rng);
 			memcpy(work + off, src, nb * 64);
-			p->md5_blocks(want, src, nb);
-			k->md5_blocks(got, work + off, nb);
+			fh_md5_blocks_of(p)(want, src, nb);
+			fh_md5_blocks_of(k)(got, work + off, nb);
 			char what[64];
 			snprintf(what, sizeof what, "md5_blocks off=%zu", off);
 			same(what, nb * 64, want, got, sizeof want);
@@ -119,24 +119,36 @@ static void raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 	}
 }
 
-/* SHA-1, SHA-256, SHA-512: the block function from random states,
- * against the portable kernel's (through blocks.c, as the modes call it):
- * every block count 0..64, each of the first 17 at every offset 0..15 and
- * the others at one offset each, twice in a row from where the first call
- * left the state, so that a kernel that gets only its first block or call
- * right fails too. */
-static void raw_sha(const struct fh_kernel *k, const struct fh_kernel *p,
-		    struct tu_rng *rng)
+/* The first algorithm of family F in the table of algorithms: the one
+ * whose block size the raw tests of any family's kernels run at. */
+static const struct fh_algo *algo_of_family(enum fh_family f)
 {
-	const struct fh_algo *a = fh_algo_get(k->family == FH_FAMILY_SHA1 ? FH_SHA1
-					      : k->family == FH_FAMILY_SHA256 ? FH_SHA256
-					      : FH_SHA512);
+	const struct fh_algo *a;
+
+	for (int id = 0; (a = fh_algo_get((enum fh_algo_id)id)) != NULL; id++)
+		if (a->family == f)
+			break;
+	return a;
+}
+
+/* Any family but MD5 and Keccak, which have their own below (SHA-1,
+ * SHA-256, SHA-512 today, and every family to come): the block function
+ * from random states, against the portable kernel's (through blocks.c and
+ * the family's ops record, as the modes call it): every block count
+ * 0..64, each of the first 17 at every offset 0..15 and the others at one
+ * offset each, twice in a row from where the first call left the state,
+ * so that a kernel that gets only its first block or call right fails
+ * too. */
+static void raw_blocks(const struct fh_kernel *k, const struct fh_kernel *p,
+		       struct tu_rng *rng)
+{
+	const struct fh_algo *a = algo_of_family(k->family);
 	size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
 
 	for (size_t nb = 0; nb <= 64; nb++) {
 		size_t step = nb <= 16 ? 1 : 16;
 		for (size_t off = nb <= 16 ? 0 : nb % 16; off < 16; off += step) {
-			uint64_t want[8], got[8];
+			uint64_t want[25], got[25];
 			const uint8_t *from =
 				src + tu_rand_below(rng, SRC_BYTES - nb * block + 1);
 
@@ -186,8 +198,8 @@ static void raw_keccak_rounds(const struct fh_kernel *k,
 		/* Several applications in a row catch a kernel that only
 		 * gets the first right (stale registers, round constants). */
 		for (int rep = 0; rep < 3; rep++) {
-			p->keccak_permute(want, nr);
-			k->keccak_permute(got, nr);
+			fh_keccak_permute_of(p)(want, nr);
+			fh_keccak_permute_of(k)(got, nr);
 			snprintf(what, sizeof what, "keccak_permute rounds=%u",
 				 nr);
 			same(what, 200, want, got, sizeof want);
@@ -202,8 +214,8 @@ static void raw_keccak_rounds(const struct fh_kernel *k,
 				size_t nb = counts[c];
 				random_state(rng, want, got);
 				memcpy(work + off, src, nb * rate);
-				p->keccak_absorb(want, src, nb, rate, nr);
-				k->keccak_absorb(got, work + off, nb, rate, nr);
+				fh_keccak_absorb_of(p)(want, src, nb, rate, nr);
+				fh_keccak_absorb_of(k)(got, work + off, nb, rate, nr);
 				snprintf(what, sizeof what,
 					 "keccak_absorb rate=%zu off=%zu "
 					 "rounds=%u", rate, off, nr);
@@ -292,15 +304,12 @@ static const uint8_t *at_guard(size_t len)
 
 static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 {
-	if (k->family == FH_FAMILY_SHA1 || k->family == FH_FAMILY_SHA256 ||
-	    k->family == FH_FAMILY_SHA512) {
-		const struct fh_algo *a = fh_algo_get(
-			k->family == FH_FAMILY_SHA1 ? FH_SHA1
-			: k->family == FH_FAMILY_SHA256 ? FH_SHA256 : FH_SHA512);
+	if (k->family != FH_FAMILY_MD5 && k->family != FH_FAMILY_KECCAK) {
+		const struct fh_algo *a = algo_of_family(k->family);
 		size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
 
 		for (size_t nb = 1; nb <= 8; nb++) {
-			uint64_t want[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[8];
+			uint64_t want[25] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[25];
 			const uint8_t *d = at_guard(nb * block);
 
 			memcpy(got, want, sizeof got);
@@ -317,10 +326,10 @@ static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 		for (size_t nb = 1; nb <= 8; nb++) {
 			uint32_t want[4] = { 1, 2, 3, 4 }, got[4] = { 1, 2, 3, 4 };
 			const uint8_t *d = at_guard(nb * 64);
-			p->md5_blocks(want, src, nb);
+			fh_md5_blocks_of(p)(want, src, nb);
 			snprintf(guard_what, sizeof guard_what,
 				 "kernel %s md5_blocks nblocks=%zu", kname, nb);
-			k->md5_blocks(got, d, nb);
+			fh_md5_blocks_of(k)(got, d, nb);
 			guard_what[0] = '\0';
 			same("md5_blocks at guard page", nb * 64, want, got,
 			     sizeof want);
@@ -333,11 +342,11 @@ static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 			uint64_t want[25] = { 0 }, got[25] = { 0 };
 			const uint8_t *d = at_guard(nb * rate);
 			unsigned nr = keccak_rounds[nb % N_ROUNDS];
-			p->keccak_absorb(want, src, nb, rate, nr);
+			fh_keccak_absorb_of(p)(want, src, nb, rate, nr);
 			snprintf(guard_what, sizeof guard_what,
 				 "kernel %s keccak_absorb rate=%zu nblocks=%zu "
 				 "rounds=%u", kname, rate, nb, nr);
-			k->keccak_absorb(got, d, nb, rate, nr);
+			fh_keccak_absorb_of(k)(got, d, nb, rate, nr);
 			guard_what[0] = '\0';
 			same("keccak_absorb at guard page", nb * rate, want,
 			     got, sizeof want);
@@ -368,11 +377,11 @@ static void sha_blocks(const struct fh_kernel *k, union sha_state *s,
 		       const uint8_t *data, size_t nblocks)
 {
 	if (k->family == FH_FAMILY_SHA1)
-		k->sha1_blocks(s->w32, data, nblocks);
+		fh_sha1_blocks_of(k)(s->w32, data, nblocks);
 	else if (k->family == FH_FAMILY_SHA256)
-		k->sha256_blocks(s->w32, data, nblocks);
+		fh_sha256_blocks_of(k)(s->w32, data, nblocks);
 	else
-		k->sha512_blocks(s->w64, data, nblocks);
+		fh_sha512_blocks_of(k)(s->w64, data, nblocks);
 }
 
 /* A message hashed on kernel K by this file's own FIPS 180-4 mode, so
@@ -700,12 +709,12 @@ static void multi_raw_md5(const struct fh_kernel *k, const struct fh_kernel *p,
 							    SRC_BYTES - len + 1);
 				d[i] = lane_place(i, from, len, at_guard,
 						  (i * 7 + c) % 16);
-				p->md5_blocks(want[i], from, nb);
+				fh_md5_blocks_of(p)(want[i], from, nb);
 			}
 			snprintf(guard_what, sizeof guard_what,
 				 "kernel %s md5_blocks_xn nblocks=%zu%s", kname,
 				 nb, at_guard ? ", lanes at guard pages" : "");
-			k->md5_blocks_xn(got, d, nb);
+			fh_md5_blocks_xn_of(k)(got, d, nb);
 			guard_what[0] = '\0';
 			for (unsigned i = 0; i <= nl; i++) {
 				snprintf(what, sizeof what,
@@ -749,7 +758,7 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 					d[i] = lane_place(i, from, len,
 							  at_guard % 2,
 							  (i * 5 + c) % 16);
-					p->keccak_absorb(want[i], from, nb,
+					fh_keccak_absorb_of(p)(want[i], from, nb,
 							 rate, nr);
 				}
 				snprintf(guard_what, sizeof guard_what,
@@ -758,7 +767,7 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 					 kname, rate, nb, nr,
 					 at_guard % 2 ? ", lanes at guard pages"
 						      : "");
-				k->keccak_absorb_xn(got, d, nb, rate, nr);
+				fh_keccak_absorb_xn_of(k)(got, d, nb, rate, nr);
 				guard_what[0] = '\0';
 				for (unsigned i = 0; i <= nl; i++) {
 					snprintf(what, sizeof what,
@@ -895,9 +904,9 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 			 "kernel %s, %s, lanes ending at guard pages, "
 			 "nblocks=%zu", kname, a->name, n);
 		if (is_md5)
-			k->md5_blocks_xn(md5, d, n);
+			fh_md5_blocks_xn_of(k)(md5, d, n);
 		else
-			k->keccak_absorb_xn(keccak, d, n, block, a->rounds);
+			fh_keccak_absorb_xn_of(k)(keccak, d, n, block, a->rounds);
 		guard_what[0] = '\0';
 		calls++;
 		for (unsigned i = 0; i < nl; i++)
@@ -971,22 +980,22 @@ static void mb_sha_blocks(const struct fh_kernel *k, void *st, const uint8_t *d,
 		       size_t nb)
 {
 	if (k->family == FH_FAMILY_SHA1)
-		k->sha1_blocks(st, d, nb);
+		fh_sha1_blocks_of(k)(st, d, nb);
 	else if (k->family == FH_FAMILY_SHA256)
-		k->sha256_blocks(st, d, nb);
+		fh_sha256_blocks_of(k)(st, d, nb);
 	else
-		k->sha512_blocks(st, d, nb);
+		fh_sha512_blocks_of(k)(st, d, nb);
 }
 
 static void sha_blocks_xn(const struct fh_kernel *k, struct sha_set *s,
 			  const uint8_t *const *d, size_t nb)
 {
 	if (k->family == FH_FAMILY_SHA1)
-		k->sha1_blocks_xn(s->s1, d, nb);
+		fh_sha1_blocks_xn_of(k)(s->s1, d, nb);
 	else if (k->family == FH_FAMILY_SHA256)
-		k->sha256_blocks_xn(s->s256, d, nb);
+		fh_sha256_blocks_xn_of(k)(s->s256, d, nb);
 	else
-		k->sha512_blocks_xn(s->s512, d, nb);
+		fh_sha512_blocks_xn_of(k)(s->s512, d, nb);
 }
 
 static void random_sha_state(enum fh_family f, struct tu_rng *rng, void *a,
@@ -1473,7 +1482,7 @@ static int test_multi(const struct fh_kernel *k)
 	kname = k->name;
 	if (k->family == FH_FAMILY_MD5)
 		multi_raw_md5(k, p, &rng);
-	else
+	else if (k->family == FH_FAMILY_KECCAK)
 		multi_raw_keccak(k, p, &rng);
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
@@ -1493,12 +1502,7 @@ static int test_multi(const struct fh_kernel *k)
  * family's multi-buffer function or has too many lanes. */
 static int multi_testable(const struct fh_kernel *k)
 {
-	int has = k->family == FH_FAMILY_MD5 ? k->md5_blocks_xn != NULL
-		  : k->family == FH_FAMILY_KECCAK ? k->keccak_absorb_xn != NULL
-		  : k->family == FH_FAMILY_SHA1 ? k->sha1_blocks_xn != NULL
-		  : k->family == FH_FAMILY_SHA256 ? k->sha256_blocks_xn != NULL
-		  : k->family == FH_FAMILY_SHA512 ? k->sha512_blocks_xn != NULL
-						  : 0;
+	int has = k->blocks_xn != NULL;
 	if (!has || k->lanes > FH_MAX_LANES) {
 		printf("FAIL kernel %s: %u lanes, multi-buffer function %s\n",
 		       k->name, k->lanes, has ? "present" : "missing");
@@ -1530,7 +1534,7 @@ static int test_kernel(const struct fh_kernel *k)
 	else if (k->family == FH_FAMILY_KECCAK)
 		raw_keccak(k, p, &rng);
 	else
-		raw_sha(k, p, &rng);
+		raw_blocks(k, p, &rng);
 	raw_guard(k, p);
 	if (is_sha(k->family))
 		sha_messages(k, p, &rng);
@@ -1584,12 +1588,8 @@ static int check_registered(char **names, int n)
 		}
 		if (k == tu_portable(k->family))
 			saw_portable[k->family] = 1;
-		int single = k->md5_blocks || k->keccak_absorb ||
-			     k->keccak_permute || k->sha1_blocks ||
-			     k->sha256_blocks || k->sha512_blocks;
-		int multi = k->md5_blocks_xn || k->keccak_absorb_xn ||
-			    k->sha1_blocks_xn || k->sha256_blocks_xn ||
-			    k->sha512_blocks_xn;
+		int single = k->blocks || k->permute;
+		int multi = k->blocks_xn != NULL;
 		if (k->lanes == 0 || k->lanes > FH_MAX_LANES ||
 		    (k->lanes == 1 && (multi || !single)) ||
 		    (k->lanes > 1 && (single || !multi))) {

@@ -38,24 +38,24 @@ static void md5_x4(uint32_t (*states)[4], const uint8_t *const *data,
 		   size_t nblocks)
 {
 	for (unsigned i = 0; i < LANES; i++)
-		fh_md5_portable.md5_blocks(states[i], data[i], nblocks);
+		fh_md5_blocks_of(&fh_md5_portable)(states[i], data[i], nblocks);
 }
 
 static void keccak_x4(uint64_t (*states)[25], const uint8_t *const *data,
 		      size_t nblocks, size_t rate, unsigned rounds)
 {
 	for (unsigned i = 0; i < LANES; i++)
-		fh_keccak_portable.keccak_absorb(states[i], data[i], nblocks,
+		fh_keccak_absorb_of(&fh_keccak_portable)(states[i], data[i], nblocks,
 						 rate, rounds);
 }
 
 static const struct fh_kernel md5_lanes = {
 	.name = "md5-test-x4", .family = FH_FAMILY_MD5, .lanes = LANES,
-	.md5_blocks_xn = md5_x4,
+	.blocks_xn = FH_KERNEL_FN(fh_md5_blocks_xn_fn, md5_x4),
 };
 static const struct fh_kernel keccak_lanes = {
 	.name = "keccak-test-x4", .family = FH_FAMILY_KECCAK, .lanes = LANES,
-	.keccak_absorb_xn = keccak_x4,
+	.blocks_xn = FH_KERNEL_FN(fh_keccak_absorb_xn_fn, keccak_x4),
 };
 
 enum { NFILES = 160 };

@@ -122,7 +122,7 @@ static bool parse(char *buf, const char *line, struct fh_list_line *l)
 	struct fh_list_parser p;
 
 	strcpy(buf, line);
-	fh_list_parser_init(&p, NULL, false, 0);
+	fh_list_parser_init(&p, NULL, NULL, 0);
 	return fh_list_parse(&p, buf, strlen(buf), l) == FH_LINE_OK;
 }
 

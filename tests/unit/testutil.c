@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "testutil.h"
+#include "family.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -71,24 +72,13 @@ void tu_print_hex(FILE *f, const uint8_t *bytes, size_t len)
 
 const struct fh_kernel *tu_portable(enum fh_family family)
 {
-	switch (family) {
-	case FH_FAMILY_MD5: return &fh_md5_portable;
-	case FH_FAMILY_SHA1: return &fh_sha1_portable;
-	case FH_FAMILY_SHA256: return &fh_sha256_portable;
-	case FH_FAMILY_SHA512: return &fh_sha512_portable;
-	default: return &fh_keccak_portable;
-	}
+	return fh_kernel_portable(family);
 }
 
 int tu_kernel_single_stream(const struct fh_kernel *k)
 {
-	switch (k->family) {
-	case FH_FAMILY_MD5: return k->md5_blocks != NULL;
-	case FH_FAMILY_SHA1: return k->sha1_blocks != NULL;
-	case FH_FAMILY_SHA256: return k->sha256_blocks != NULL;
-	case FH_FAMILY_SHA512: return k->sha512_blocks != NULL;
-	default: return k->keccak_absorb != NULL && k->keccak_permute != NULL;
-	}
+	return k->blocks != NULL &&
+	       (k->permute != NULL || !fh_family_ops(k->family)->permutes);
 }
 
 enum tu_kernel_verdict tu_kernel_testable(const struct fh_kernel *k)

@@ -1,0 +1,70 @@
+/* algo.h: the table of algorithms, one row each, and what the command
+ * reads off it: the -a names (groups such as "sha2" included), the tags,
+ * the -l rule of each, the program names fhsum answers to, and the
+ * family.  fhsum.h's struct fh_algo is a row's first member, so the row
+ * of a descriptor is found at its address.  The table is constant:
+ * everything here is thread-safe.  Internal to the library: the public
+ * lookups stay those of fhsum.h. */
+#ifndef FH_ALGO_H
+#define FH_ALGO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fhsum.h"
+
+/* What -l BITS may be. */
+enum fh_length_rule {
+	/* -l refused: "--length is not supported with --algorithm=NAME"
+	 * (GNU cksum's words). */
+	FH_LENGTH_NONE,
+	/* The digest's length in bits, or 0 for it. */
+	FH_LENGTH_FIXED,
+	/* A multiple of 8 from 8 to 8 * FH_MAX_XOF_BYTES, or 0 for the
+	 * default (digest_bytes). */
+	FH_LENGTH_XOF,
+	/* A group: -l is required and picks the member of that length;
+	 * GNU cksum's "digest length for 'SHA2' must be 224, 256, 384, or
+	 * 512" names the members' lengths otherwise. */
+	FH_LENGTH_PICK,
+};
+
+struct fh_algo_row {
+	/* The public descriptor.  A group's has id FH_ALGO_COUNT, its -a
+	 * name and the label its messages use ("SHA2"); its family is
+	 * its members'. */
+	struct fh_algo algo;
+	enum fh_length_rule length;
+	/* The group whose -l picks this algorithm ("sha2"), or NULL. */
+	const char *member_of;
+	/* GNU's program for this algorithm ("md5sum"): invoked by that
+	 * name, fhsum is that program, GNU's options only.  NULL: none. */
+	const char *gnu_name;
+	/* fhsum's own program name for it ("sha3-256sum", installed with
+	 * -Dlinks): fhsum with this default algorithm.  NULL: none. */
+	const char *link;
+	/* A Merkle-Damgard algorithm's initial state (its family's state
+	 * layout); NULL for the families that start otherwise. */
+	const void *iv;
+};
+
+/* The rows in the order -a lists them (groups before their members);
+ * fh_algo_row_at(i) is NULL past the end. */
+const struct fh_algo_row *fh_algo_row_at(size_t i);
+/* The row of descriptor A (from fh_algo_get or any lookup). */
+static inline const struct fh_algo_row *fh_algo_row(const struct fh_algo *a)
+{
+	return (const struct fh_algo_row *)(const void *)a;
+}
+/* The row -a NAME (case-insensitive) names, groups included; NULL when
+ * none. */
+const struct fh_algo_row *fh_algo_row_by_name(const char *name);
+/* The row whose gnu_name or link is PROG exactly; NULL when none. */
+const struct fh_algo_row *fh_algo_row_by_program(const char *prog);
+/* The member of group G whose digest has BITS bits; NULL when none. */
+const struct fh_algo *fh_algo_group_member(const struct fh_algo_row *g,
+					   unsigned long long bits);
+/* Whether A is a member of group G. */
+bool fh_algo_in_group(const struct fh_algo *a, const struct fh_algo_row *g);
+
+#endif

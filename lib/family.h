@@ -1,0 +1,58 @@
+/* family.h: what the library knows of an algorithm family, as data: one
+ * ops record per family (struct fh_family_ops), found by fh_family_ops.
+ * hash.c, hash_many.c, blocks.c and the engine's lanes drive every family
+ * through it and never ask which family they drive.  A new family is one
+ * such record (beside its portable kernel), a row in blocks.c's table of
+ * families and rows in lib/algo.c's table of algorithms.  Internal to
+ * the library. */
+#ifndef FH_FAMILY_H
+#define FH_FAMILY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel.h"
+
+struct fh_family_ops {
+	const char *name;       /* as listings print it: "md5", "keccak" */
+	/* Bytes of one state of the family's kernels (multi-buffer kernels
+	 * take them end to end); at most sizeof(fh_ctx.state). */
+	size_t state_bytes;
+	/* Whether the family's single-stream kernels have a `permute` (the
+	 * sponges squeeze with it). */
+	bool permutes;
+	/* ALGO's initial state. */
+	void (*start)(const struct fh_algo *algo, void *state);
+	/* NBLOCKS whole blocks of ALGO into STATE on K's single-stream
+	 * function, or into the lanes' STATES on K's multi-buffer function.
+	 * One call runs many blocks: the kernel loops, so this indirect call
+	 * is paid once a run, never once a block. */
+	void (*blocks)(const struct fh_kernel *k, const struct fh_algo *algo,
+		       void *state, const uint8_t *data, size_t nblocks);
+	void (*blocks_xn)(const struct fh_kernel *k, const struct fh_algo *algo,
+			  void *states, const uint8_t *const *data,
+			  size_t nblocks);
+	/* Appends ALGO's padding to the TAIL bytes at BLOCKS (TOTAL bytes in
+	 * the message) and returns the blocks to absorb (see fh_pad). */
+	size_t (*pad)(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
+		      uint64_t total);
+	/* Writes OUTLEN bytes of digest from a STATE that has absorbed the
+	 * padding (K: the kernel that squeezes, where the family does). */
+	void (*digest)(const struct fh_algo *algo, const struct fh_kernel *k,
+		       void *state, uint8_t *out, size_t outlen);
+	/* The streaming modes of fh_ctx, where the family's are not the
+	 * block buffer of hash.c (NULL: that buffer, `pad`, `blocks` and
+	 * `digest`).  init: after the state starts, MULTI the multi-buffer
+	 * kernel offered (may be NULL); a family with `init` may be given a
+	 * multi-buffer kernel to fh_init_kernel. */
+	void (*init)(fh_ctx *ctx, const struct fh_kernel *multi);
+	void (*update)(fh_ctx *ctx, const uint8_t *p, size_t len);
+	void (*final)(fh_ctx *ctx, const void *custom, size_t customlen,
+		      uint8_t *out, size_t outlen);
+};
+
+/* FAMILY's ops record; never NULL for a family below FH_FAMILY_COUNT. */
+const struct fh_family_ops *fh_family_ops(enum fh_family family);
+
+#endif
