@@ -134,38 +134,53 @@ static void usage_error(const char *msg, const char *arg)
 	fh_usage(fh_usage_status);
 }
 
+/* The long option of SET that NAME (LEN bytes, an abbreviation or the
+ * whole name) means, as getopt_long matches it: an exact name, else the
+ * one name it begins, or several that are the same option.  NULL when
+ * none; *AMBIGUOUS is set when several differ. */
+static const struct option *match_long(const struct option *set, const char *name,
+				       size_t len, bool *ambiguous)
+{
+	const struct option *hit = NULL;
+
+	*ambiguous = false;
+	for (const struct option *p = set; p->name; p++) {
+		if (strncmp(p->name, name, len) != 0)
+			continue;
+		if (strlen(p->name) == len) {
+			*ambiguous = false;
+			return p;
+		}
+		if (!hit)
+			hit = p;
+		else if (p->has_arg != hit->has_arg || p->val != hit->val)
+			*ambiguous = true;
+	}
+	return hit;
+}
+
 /* Whether ARGV asks for --audit, --update or --scrub, or gives an option
- * of theirs (--against, --prune, --max-time...), in full or abbreviated as getopt_long takes them,
- * before any "--": then usage errors exit 64, whichever option they come
- * from. */
+ * of theirs (--against, --prune, --max-time...), in full or abbreviated
+ * as getopt_long takes them, before any "--": then usage errors exit 64,
+ * whichever option they come from. */
 static bool audit_run(int argc, char **argv, const struct option *opts)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		bool ambiguous;
 
 		if (strcmp(a, "--") == 0)
 			break;
 		if (strncmp(a, "--", 2) != 0 || !a[2])
 			continue;
-		size_t len = strcspn(a + 2, "=");
-		const struct option *hit = NULL;
-		int hits = 0;
+		const struct option *hit = match_long(opts, a + 2, strcspn(a + 2, "="),
+						      &ambiguous);
 
-		for (const struct option *p = opts; p->name; p++) {
-			if (strncmp(p->name, a + 2, len) != 0)
-				continue;
-			if (strlen(p->name) == len) {
-				hit = p;
-				hits = 1;
-				break;
-			}
-			hit = p;
-			hits++;
-		}
-		if (hits == 1 && (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE ||
-				  hit->val == OPT_SCRUB || hit->val == OPT_MAX_TIME ||
-				  hit->val == OPT_MAX_BYTES || hit->val == OPT_AGAINST ||
-				  hit->val == OPT_PRUNE || hit->val == OPT_NO_WAIT))
+		if (hit && !ambiguous &&
+		    (hit->val == OPT_AUDIT || hit->val == OPT_UPDATE ||
+		     hit->val == OPT_SCRUB || hit->val == OPT_MAX_TIME ||
+		     hit->val == OPT_MAX_BYTES || hit->val == OPT_AGAINST ||
+		     hit->val == OPT_PRUNE || hit->val == OPT_NO_WAIT))
 			return true;
 	}
 	return false;
@@ -206,22 +221,9 @@ static void option_error(int argc, char **argv, int ret, const struct optset *se
 	}
 	const char *name = arg + 2;
 	size_t len = strcspn(name, "=");
-	const struct option *hit = NULL;
-	bool ambiguous = false;
+	bool ambiguous;
+	const struct option *hit = match_long(set->longs, name, len, &ambiguous);
 
-	for (const struct option *p = set->longs; p->name; p++) {
-		if (strncmp(p->name, name, len) != 0)
-			continue;
-		if (strlen(p->name) == len) {
-			hit = p;
-			ambiguous = false;
-			break;
-		}
-		if (!hit)
-			hit = p;
-		else if (p->has_arg != hit->has_arg || p->val != hit->val)
-			ambiguous = true;
-	}
 	if (!hit) {
 		fh_error(0, "unrecognized option '%s'", arg);
 	} else if (ambiguous) {
@@ -321,120 +323,120 @@ static void load_excludes(struct fh_exclude *x, const struct exclude_arg *args,
 	}
 }
 
-int main(int argc, char **argv)
+/* What the options say beside struct cli, until they are checked. */
+struct args {
+	const char *forced;     /* --kernel, or FHSUM_KERNEL */
+	const char *length;     /* -l */
+	const char *max_time, *max_bytes;
+	bool list, bench, untagged;
+	struct exclude_arg *excludes;
+	size_t nexcludes;
+};
+
+/* One option OPT (with optarg) into C and A; --help, --version and
+ * --list-algorithms end the run here, as a usage error does. */
+static void take_option(int opt, struct cli *c, struct args *a)
 {
-	struct cli c = { .binary = -1 };
-	const char *forced = getenv("FHSUM_KERNEL");
+	switch (opt) {
+	case 'a': fh_cli_set_algorithm(c, optarg); break;
+	case 'b': c->binary = 1; break;
+	case 'c': c->check = true; break;
+	case 'l': a->length = optarg; break;
+	case 't': c->binary = 0; break;
+	case 'z': c->zero = true; break;
+	case 'w': c->warn = true; c->status_only = c->quiet = false; break;
+	case OPT_QUIET: c->quiet = true; c->status_only = c->warn = false; break;
+	case OPT_STATUS: c->status_only = true; c->quiet = c->warn = false; break;
+	case OPT_STRICT: c->strict = true; break;
+	case OPT_IGNORE_MISSING: c->ignore_missing = true; break;
+	case OPT_TAG: c->tag = true; break;
+	case OPT_UNTAGGED: c->tag = false; a->untagged = true; break;
+	case OPT_BASE64: c->base64 = true; break;
+	case OPT_RAW: c->raw = true; break;
+	case OPT_NO_NAMES: c->no_names = true; break;
+	case OPT_META: c->meta = true; break;
+	case OPT_AUDIT: c->audit = optarg; break;
+	case OPT_UPDATE: c->update = optarg; break;
+	case OPT_SCRUB: c->scrub = optarg; break;
+	case OPT_MAX_TIME: a->max_time = optarg; break;
+	case OPT_MAX_BYTES: a->max_bytes = optarg; break;
+	case OPT_AGAINST: c->against = optarg; break;
+	case OPT_PRUNE: c->prune = true; break;
+	case OPT_NO_WAIT: c->no_wait = true; break;
+	case OPT_JSON: c->json = true; break;
+	case OPT_KERNEL: a->forced = optarg; break;
+	case OPT_LIST_KERNELS: a->list = true; break;
+	case OPT_LIST_ALGORITHMS: fh_list_algorithms(); exit(EXIT_SUCCESS);
+	case OPT_DEBUG: c->debug = true; break;
+	case 'j': c->threads = parse_count(optarg, 1024, "threads"); break;
+	case OPT_IO_DEPTH:
+		c->io_depth = parse_count(optarg, FH_IO_DEPTH_MAX, "reads in flight");
+		break;
+	case OPT_NO_MMAP: c->no_mmap = true; break;
+	case 'r': c->recursive = true; break;
+	case OPT_FILES_FROM: c->files_from = optarg; c->files_delim = '\n'; break;
+	case OPT_FILES0_FROM: c->files_from = optarg; c->files_delim = '\0'; break;
+	case OPT_EXCLUDE:
+		a->excludes[a->nexcludes++] = (struct exclude_arg){ optarg, false };
+		break;
+	case OPT_EXCLUDE_FROM:
+		a->excludes[a->nexcludes++] = (struct exclude_arg){ optarg, true };
+		break;
+	case OPT_PROGRESS: c->progress = 1; break;
+	case OPT_NO_PROGRESS: c->progress = -1; break;
+	case OPT_BENCHMARK: a->bench = true; break;
+	case OPT_HELP: fh_usage(EXIT_SUCCESS);
+	case OPT_VERSION: fh_version(); exit(EXIT_SUCCESS);
+	default: usage_error(NULL, NULL);
+	}
+}
+
+/* The options of ARGV into C and A; the program's name into fh_prog. */
+static void parse(int argc, char **argv, struct cli *c, struct args *a)
+{
 	const char *lookahead = getenv("FHSUM_LOOKAHEAD");
 	const char *feed = getenv("FHSUM_FEED");
-	const char *length_arg = NULL;
-	const char *max_time_arg = NULL, *max_bytes_arg = NULL;
-	bool list = false, bench = false, untagged = false;
 	int opt;
-	/* Static: the early returns (--version, usage errors) leave it to
-	 * the exit, held, rather than leaked. */
-	static struct exclude_arg *excludes;
 
-	excludes = calloc(argc > 0 ? (size_t)argc : 1, sizeof *excludes);
-	size_t nexcludes = 0;
-	struct fh_exclude exclude;
-
-	fh_std_fds_open();
-	setlocale(LC_ALL, "");
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
 
 		fh_prog = slash ? slash + 1 : argv[0];
 		argv[0] = (char *)fh_prog; /* getopt's messages use it */
 	}
-	fh_out_init();
-	atexit(close_stdout);
-	if (!excludes) {
-		fh_error(ENOMEM, "%s", fh_prog);
-		return EXIT_FAILURE;
-	}
-	fh_exclude_init(&exclude);
-	const struct optset opts = fh_cli_algorithm_of_program(&c)
+	const struct optset opts = fh_cli_algorithm_of_program(c)
 		? (struct optset){ gnu_longopts, gnu_shortopts }
 		: (struct optset){ longopts, shortopts };
-	c.always_ahead = lookahead && strcmp(lookahead, "always") == 0;
-	if (feed && strcmp(feed, "map") == 0)
-		c.feed = FH_FEED_MAP;
-	else if (feed && strcmp(feed, "read") == 0)
-		c.feed = FH_FEED_READ;
 
+	c->always_ahead = lookahead && strcmp(lookahead, "always") == 0;
+	if (feed && strcmp(feed, "map") == 0)
+		c->feed = FH_FEED_MAP;
+	else if (feed && strcmp(feed, "read") == 0)
+		c->feed = FH_FEED_READ;
 	if (audit_run(argc, argv, opts.longs))
-		fh_usage_status = 64;
+		fh_usage_status = FH_STATUS_USAGE;
 	opterr = 0;     /* option_error speaks instead */
 	while ((opt = getopt_long(argc, argv, opts.shorts, opts.longs, NULL)) != -1) {
-		switch (opt) {
-		case 'a': fh_cli_set_algorithm(&c, optarg); break;
-		case 'b': c.binary = 1; break;
-		case 'c': c.check = true; break;
-		case 'l': length_arg = optarg; break;
-		case 't': c.binary = 0; break;
-		case 'z': c.zero = true; break;
-		case 'w': c.warn = true; c.status_only = c.quiet = false; break;
-		case OPT_QUIET: c.quiet = true; c.status_only = c.warn = false; break;
-		case OPT_STATUS: c.status_only = true; c.quiet = c.warn = false; break;
-		case OPT_STRICT: c.strict = true; break;
-		case OPT_IGNORE_MISSING: c.ignore_missing = true; break;
-		case OPT_TAG: c.tag = true; break;
-		case OPT_UNTAGGED: c.tag = false; untagged = true; break;
-		case OPT_BASE64: c.base64 = true; break;
-		case OPT_RAW: c.raw = true; break;
-		case OPT_NO_NAMES: c.no_names = true; break;
-		case OPT_META: c.meta = true; break;
-		case OPT_AUDIT: c.audit = optarg; break;
-		case OPT_UPDATE: c.update = optarg; break;
-		case OPT_SCRUB: c.scrub = optarg; break;
-		case OPT_MAX_TIME: max_time_arg = optarg; break;
-		case OPT_MAX_BYTES: max_bytes_arg = optarg; break;
-		case OPT_AGAINST: c.against = optarg; break;
-		case OPT_PRUNE: c.prune = true; break;
-		case OPT_NO_WAIT: c.no_wait = true; break;
-		case OPT_JSON: c.json = true; break;
-		case OPT_KERNEL: forced = optarg; break;
-		case OPT_LIST_KERNELS: list = true; break;
-		case OPT_LIST_ALGORITHMS: fh_list_algorithms(); return EXIT_SUCCESS;
-		case OPT_DEBUG: c.debug = true; break;
-		case 'j': c.threads = parse_count(optarg, 1024, "threads"); break;
-		case OPT_IO_DEPTH:
-			c.io_depth = parse_count(optarg, FH_IO_DEPTH_MAX, "reads in flight");
-			break;
-		case OPT_NO_MMAP: c.no_mmap = true; break;
-		case 'r': c.recursive = true; break;
-		case OPT_FILES_FROM: c.files_from = optarg; c.files_delim = '\n'; break;
-		case OPT_FILES0_FROM: c.files_from = optarg; c.files_delim = '\0'; break;
-		case OPT_EXCLUDE:
-			excludes[nexcludes++] = (struct exclude_arg){ optarg, false };
-			break;
-		case OPT_EXCLUDE_FROM:
-			excludes[nexcludes++] = (struct exclude_arg){ optarg, true };
-			break;
-		case OPT_PROGRESS: c.progress = 1; break;
-		case OPT_NO_PROGRESS: c.progress = -1; break;
-		case OPT_BENCHMARK: bench = true; break;
-		case OPT_HELP: fh_usage(EXIT_SUCCESS);
-		case OPT_VERSION: fh_version(); return EXIT_SUCCESS;
-		case '?':
-		case ':': option_error(argc, argv, opt, &opts); break;
-		default: usage_error(NULL, NULL);
-		}
+		if (opt == '?' || opt == ':')
+			option_error(argc, argv, opt, &opts);
+		take_option(opt, c, a);
 	}
+}
 
-	/* The checks, in GNU's order and with its words (cksum 9.x for the
-	 * options md5sum 9.1 lacks; --no-names is b3sum's, worded alike).
-	 * cksum takes --base64 and --raw with -c and ignores them: -c reads
-	 * hex and base64 alike, and prints no digest. */
-	if (c.base64 && c.raw)
+/* Options that cannot go together, GNU's words for the output's forms
+ * (cksum 9.x for the options md5sum 9.1 lacks; --no-names is b3sum's,
+ * worded alike).  cksum takes --base64 and --raw with -c and ignores
+ * them: -c reads hex and base64 alike, and prints no digest. */
+static void check_forms(const struct cli *c)
+{
+	if (c->base64 && c->raw)
 		usage_error("--base64 and --raw are mutually exclusive", NULL);
-	if (c.tag && c.no_names)
+	if (c->tag && c->no_names)
 		usage_error("--tag and --no-names are mutually exclusive", NULL);
-	if (c.json) {
+	if (c->json) {
 		const struct { bool set; const char *name; } unlike[] = {
-			{ c.raw, "--raw" }, { c.no_names, "--no-names" },
-			{ c.tag, "--tag" }, { c.zero, "--zero" }, { c.meta, "--meta" },
+			{ c->raw, "--raw" }, { c->no_names, "--no-names" },
+			{ c->tag, "--tag" }, { c->zero, "--zero" }, { c->meta, "--meta" },
 		};
 
 		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
@@ -442,108 +444,245 @@ int main(int argc, char **argv)
 				usage_error("--json and %s are mutually exclusive",
 					    unlike[i].name);
 	}
-	/* --audit, --update and --scrub (fhsum(1), AUDITING AND UPDATING,
-	 * SCRUBBING). */
-	bool auditing = c.audit || c.update || c.scrub;
-	const char *mode = c.audit ? "--audit" : c.update ? "--update" : "--scrub";
+}
 
-	if (c.audit && c.update)
+/* --audit, --update and --scrub (fhsum(1), AUDITING AND UPDATING,
+ * SCRUBBING) and the options that go with them. */
+static void check_modes(const struct cli *c, const struct args *a, const char *mode)
+{
+	bool auditing = c->audit || c->update || c->scrub;
+
+	if (c->audit && c->update)
 		usage_error("--audit and --update are mutually exclusive", NULL);
-	if (c.scrub && (c.audit || c.update))
+	if (c->scrub && (c->audit || c->update))
 		usage_error("%s and --scrub are mutually exclusive",
-			    c.audit ? "--audit" : "--update");
-	if (!c.scrub && (max_time_arg || max_bytes_arg))
-		usage_error("%s needs --scrub", max_time_arg ? "--max-time" : "--max-bytes");
-	if (c.scrub && c.files_from)
+			    c->audit ? "--audit" : "--update");
+	if (!c->scrub && (a->max_time || a->max_bytes))
+		usage_error("%s needs --scrub", a->max_time ? "--max-time" : "--max-bytes");
+	if (c->scrub && c->files_from)
 		usage_error("--scrub takes FILE and DIR operands, not %s",
-			    c.files_delim ? "--files-from" : "--files0-from");
-	if (auditing && c.check)
+			    c->files_delim ? "--files-from" : "--files0-from");
+	if (auditing && c->check)
 		usage_error("%s and --check are mutually exclusive", mode);
-	if (c.against && !c.audit)
+	if (c->against && !c->audit)
 		usage_error("--against needs --audit", NULL);
-	if (c.prune && !c.update)
+	if (c->prune && !c->update)
 		usage_error("--prune needs --update", NULL);
-	if (c.no_wait && !c.update && !c.scrub)
+	if (c->no_wait && !c->update && !c->scrub)
 		usage_error("--no-wait needs --update or --scrub", NULL);
 	/* Patterns leave out names of a walk or of a list: nothing else
 	 * has names to leave out. */
-	if (nexcludes && !c.recursive && !auditing)
+	if (a->nexcludes && !c->recursive && !auditing)
 		usage_error("%s needs -r, --audit or --update",
-			    excludes[0].file ? "--exclude-from" : "--exclude");
-	for (size_t i = 0; i < nexcludes; i++)
-		if (excludes[i].file && strcmp(excludes[i].arg, "-") == 0 &&
-		    c.files_from && strcmp(c.files_from, "-") == 0)
+			    a->excludes[0].file ? "--exclude-from" : "--exclude");
+	for (size_t i = 0; i < a->nexcludes; i++)
+		if (a->excludes[i].file && strcmp(a->excludes[i].arg, "-") == 0 &&
+		    c->files_from && strcmp(c->files_from, "-") == 0)
 			usage_error("--exclude-from and %s cannot both read "
-				    "standard input", c.files_delim ? "--files-from"
-								    : "--files0-from");
+				    "standard input", c->files_delim ? "--files-from"
+								     : "--files0-from");
 	/* A list that is written is replaced by a rename: standard output
 	 * cannot be. */
-	if ((c.update && strcmp(c.update, "-") == 0) ||
-	    (c.scrub && strcmp(c.scrub, "-") == 0))
+	if ((c->update && strcmp(c->update, "-") == 0) ||
+	    (c->scrub && strcmp(c->scrub, "-") == 0))
 		usage_error("%s cannot write standard input or output: "
 			    "name a file", mode);
-	if (c.meta && c.check)
+	if (c->meta && c->check)
 		usage_error("the --meta option is meaningless when verifying checksums", NULL);
-	if (auditing) {
-		const struct { bool set; const char *name; } unlike[] = {
-			{ c.zero, "--zero" }, { c.raw, "--raw" },
-			{ c.no_names, "--no-names" },
-			{ !c.update && c.meta, "--meta" },
-			{ !c.update && c.tag, "--tag" },
-			{ !c.update && untagged, "--untagged" },
-			{ !c.update && c.binary > 0, "--binary" },
-			{ !c.update && c.binary == 0, "--text" },
-		};
+	if (!auditing)
+		return;
+	const struct { bool set; const char *name; } unlike[] = {
+		{ c->zero, "--zero" }, { c->raw, "--raw" },
+		{ c->no_names, "--no-names" },
+		{ !c->update && c->meta, "--meta" },
+		{ !c->update && c->tag, "--tag" },
+		{ !c->update && a->untagged, "--untagged" },
+		{ !c->update && c->binary > 0, "--binary" },
+		{ !c->update && c->binary == 0, "--text" },
+	};
 
-		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
-			if (unlike[i].set) {
-				fh_error(0, "the %s option is meaningless with %s",
-					 unlike[i].name, mode);
-				usage_error(NULL, NULL);
-			}
-	}
-	if (c.tag && c.binary == 0)
+	for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
+		if (unlike[i].set) {
+			fh_error(0, "the %s option is meaningless with %s",
+				 unlike[i].name, mode);
+			usage_error(NULL, NULL);
+		}
+}
+
+/* The options that only -c (or only generating) means, GNU's words. */
+static void check_checking(const struct cli *c, bool auditing)
+{
+	if (c->tag && c->binary == 0)
 		usage_error("--tag does not support --text mode", NULL);
-	if (c.zero && c.check)
+	if (c->zero && c->check)
 		usage_error("the --zero option is not supported when verifying checksums", NULL);
-	if (c.tag && c.check)
+	if (c->tag && c->check)
 		usage_error("the --tag option is meaningless when verifying checksums", NULL);
-	if (c.binary >= 0 && c.check)
+	if (c->binary >= 0 && c->check)
 		usage_error("the --binary and --text options are meaningless when "
 			    "verifying checksums", NULL);
-	if (c.no_names && c.check)
+	if (c->no_names && c->check)
 		usage_error("the --no-names option is meaningless when "
 			    "verifying checksums", NULL);
-	if (!c.check && !auditing) {
-		const struct { bool set; const char *name; } only_check[] = {
-			{ c.ignore_missing, "--ignore-missing" },
-			{ c.status_only, "--status" },
-			{ c.warn, "--warn" },
-			{ c.quiet, "--quiet" },
-			{ c.strict, "--strict" },
-		};
+	if (c->check || auditing)
+		return;
+	const struct { bool set; const char *name; } only_check[] = {
+		{ c->ignore_missing, "--ignore-missing" },
+		{ c->status_only, "--status" },
+		{ c->warn, "--warn" },
+		{ c->quiet, "--quiet" },
+		{ c->strict, "--strict" },
+	};
 
-		for (size_t i = 0; i < sizeof only_check / sizeof *only_check; i++)
-			if (only_check[i].set)
-				usage_error("the %s option is meaningful only when "
-					    "verifying checksums", only_check[i].name);
-	}
+	for (size_t i = 0; i < sizeof only_check / sizeof *only_check; i++)
+		if (only_check[i].set)
+			usage_error("the %s option is meaningful only when "
+				    "verifying checksums", only_check[i].name);
+}
 
-	uint64_t max_bytes = UINT64_MAX;
-	double max_time = 0;
+/* The checks of every option, in GNU's order; then the budget's numbers,
+ * the algorithm and its length.  Returns 0, or the status to exit with. */
+static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max_time)
+{
+	bool auditing = c->audit || c->update || c->scrub;
+	const char *mode = c->audit ? "--audit" : c->update ? "--update" : "--scrub";
 
-	if (max_bytes_arg && !fh_parse_size(max_bytes_arg, &max_bytes))
-		usage_error("invalid number of bytes: %s", fh_quote(max_bytes_arg));
-	if (max_time_arg && !fh_parse_duration(max_time_arg, &max_time))
-		usage_error("invalid time interval: %s", fh_quote(max_time_arg));
-
-	if (c.algo)
-		c.outlen = c.algo->digest_bytes;
-	if (length_arg)
-		fh_cli_apply_length(&c, length_arg);
-	if (!c.check && !list && !fh_cli_check_group(&c))
+	check_forms(c);
+	check_modes(c, a, mode);
+	check_checking(c, auditing);
+	*max_bytes = UINT64_MAX;
+	*max_time = 0;
+	if (a->max_bytes && !fh_parse_size(a->max_bytes, max_bytes))
+		usage_error("invalid number of bytes: %s", fh_quote(a->max_bytes));
+	if (a->max_time && !fh_parse_duration(a->max_time, max_time))
+		usage_error("invalid time interval: %s", fh_quote(a->max_time));
+	if (c->algo)
+		c->outlen = c->algo->digest_bytes;
+	if (a->length)
+		fh_cli_apply_length(c, a->length);
+	if (!c->check && !a->list && !fh_cli_check_group(c))
 		return fh_usage_status;
-	c.algo_given = c.label != NULL;
+	c->algo_given = c->label != NULL;
+	return 0;
+}
+
+/* The operands of the run (ARGC names at ARGV, or --files-from's) into
+ * OPS.  Returns 0, or the status to exit with. */
+static int open_operands(const struct cli *c, int argc, char **argv,
+			 struct operands *ops)
+{
+	bool auditing = c->audit || c->update || c->scrub;
+	const char *mode = c->audit ? "--audit" : c->update ? "--update" : "--scrub";
+
+	*ops = (struct operands){
+		.argv = argv,
+		.argc = argc,
+		.from = -1,
+		/* A directory operand of --audit or --update is the tree under
+		 * it, with or without -r, as --scrub takes it: never a file
+		 * that cannot be read, whose listed files would all go missing. */
+		.recursive = c->recursive || c->audit || c->update,
+		/* The walk runs on as many threads as the hashing. */
+		.threads = c->threads ? c->threads : fh_online_cpus(),
+	};
+	/* As cksum, even with -c; a walk or a names file that gives a second
+	 * name is refused when it does (generate.c). */
+	if (c->raw && ops->argc > 1) {
+		fh_error(0, "the --raw option is not supported with multiple files");
+		return EXIT_FAILURE;
+	}
+	if (c->against && (ops->argc || c->files_from)) {
+		fh_error(0, "extra operand %s",
+			 fh_quote(ops->argc ? ops->argv[0] : c->files_from));
+		fh_error(0, "file operands cannot be combined with --against");
+		usage_error(NULL, NULL);
+	}
+	if (auditing && !c->scrub && !c->against && !ops->argc && !c->files_from) {
+		fh_error(0, "missing operand: %s needs FILE or DIR operands", mode);
+		usage_error(NULL, NULL);
+	}
+	if (!c->files_from) {
+		static char *dash[] = { (char *)"-" };
+
+		if (!ops->argc && !auditing) {
+			ops->argv = dash;
+			ops->argc = 1;
+		}
+		return 0;
+	}
+	if (ops->argc) {
+		fh_error(0, "extra operand %s", fh_quote(ops->argv[0]));
+		fh_error(0, "file operands cannot be combined with %s",
+			 c->files_delim ? "--files-from" : "--files0-from");
+		usage_error(NULL, NULL);
+	}
+	bool from_stdin = strcmp(c->files_from, "-") == 0;
+
+	ops->from_name = from_stdin ? "standard input" : c->files_from;
+	ops->from_stdin = from_stdin;
+	fh_stdin_read = from_stdin;
+	ops->from = from_stdin ? STDIN_FILENO : open(c->files_from, O_RDONLY | O_CLOEXEC);
+	if (ops->from < 0) {
+		fh_error(errno, "cannot open %s for reading", fh_quote(c->files_from));
+		return fh_usage_status;
+	}
+	/* No longer name can be opened (open(2) says ENAMETOOLONG). */
+	if (!fh_lines_start(&ops->names, ops->from, PATH_MAX, c->files_delim)) {
+		fh_error(ENOMEM, "%s", fh_quotef(ops->from_name, strlen(ops->from_name)));
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/* The mode the options chose, over OPS: its exit status. */
+static int run(const struct cli *c, struct operands *ops, uint64_t max_bytes,
+	       double max_time)
+{
+	bool auditing = c->audit || c->update || c->scrub;
+	int status;
+
+	if (c->scrub)
+		status = fh_scrub(c, ops, max_bytes, max_time);
+	else if (auditing)
+		status = fh_audit(c, ops);
+	else
+		status = (c->check ? fh_check(c, ops) : fh_generate(c, ops))
+			 ? EXIT_SUCCESS : EXIT_FAILURE;
+	fh_operands_free(ops);
+	if (ops->from >= 0 && !ops->from_stdin)
+		close(ops->from);
+	fh_out_flush();
+	if (!fh_close_stdin())
+		return auditing ? status | FH_BIT_UNREADABLE : EXIT_FAILURE;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .binary = -1 };
+	/* Static: the early exits (--version, usage errors) leave them to
+	 * the exit, held, rather than leaked. */
+	static struct args a;
+	static struct fh_exclude exclude;
+	struct operands ops;
+	uint64_t max_bytes;
+	double max_time;
+	int status;
+
+	fh_std_fds_open();
+	setlocale(LC_ALL, "");
+	fh_out_init();
+	atexit(close_stdout);
+	a.forced = getenv("FHSUM_KERNEL");
+	a.excludes = calloc(argc > 0 ? (size_t)argc : 1, sizeof *a.excludes);
+	if (!a.excludes) {
+		fh_error(ENOMEM, "%s", argc > 0 ? argv[0] : "fhsum");
+		return EXIT_FAILURE;
+	}
+	fh_exclude_init(&exclude);
+	parse(argc, argv, &c, &a);
+	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
+		return status;
 	/* --benchmark measures the algorithm given, or all of them. */
 	const struct fh_algo *bench_algo = c.label ? c.algo : NULL;
 
@@ -551,98 +690,25 @@ int main(int argc, char **argv)
 		c.algo = fh_algo_get(FH_SHA3_256);
 		c.outlen = c.algo->digest_bytes;
 	}
-
-	c.kernels = fh_kernels_pick(forced);
+	c.kernels = fh_kernels_pick(a.forced);
 	if (!c.kernels)
 		return EXIT_FAILURE;
-	if (list) {
+	if (a.list) {
 		fh_kernels_list(c.kernels);
 		return EXIT_SUCCESS;
 	}
-	if (bench)
+	if (a.bench)
 		return fh_benchmark(bench_algo);
 	if (c.debug)
 		fh_kernels_debug(c.kernels);
-
-	struct operands ops = {
-		.argv = argv + optind,
-		.argc = argc - optind,
-		.from = -1,
-		/* A directory operand of --audit or --update is the tree under it,
-		 * with or without -r, as --scrub takes it: never a file that
-		 * cannot be read, whose listed files would all go missing. */
-		.recursive = c.recursive || c.audit || c.update,
-		/* The walk runs on as many threads as the hashing. */
-		.threads = c.threads ? c.threads : fh_online_cpus(),
-	};
-	bool from_stdin = false;
-
-	/* As cksum, even with -c; a walk or a names file that gives a second
-	 * name is refused when it does (generate.c). */
-	if (c.raw && ops.argc > 1) {
-		fh_error(0, "the --raw option is not supported with multiple files");
-		return EXIT_FAILURE;
-	}
-	if (c.against && (ops.argc || c.files_from)) {
-		fh_error(0, "extra operand %s",
-			 fh_quote(ops.argc ? ops.argv[0] : c.files_from));
-		fh_error(0, "file operands cannot be combined with --against");
-		usage_error(NULL, NULL);
-	}
-	if (auditing && !c.scrub && !c.against && !ops.argc && !c.files_from) {
-		fh_error(0, "missing operand: %s needs FILE or DIR operands", mode);
-		usage_error(NULL, NULL);
-	}
-	if (c.files_from) {
-		if (ops.argc) {
-			fh_error(0, "extra operand %s", fh_quote(ops.argv[0]));
-			fh_error(0, "file operands cannot be combined with %s",
-				 c.files_delim ? "--files-from" : "--files0-from");
-			usage_error(NULL, NULL);
-		}
-		from_stdin = strcmp(c.files_from, "-") == 0;
-		ops.from_name = from_stdin ? "standard input" : c.files_from;
-		fh_stdin_read = from_stdin;
-		ops.from = from_stdin ? STDIN_FILENO
-				      : open(c.files_from, O_RDONLY | O_CLOEXEC);
-		if (ops.from < 0) {
-			fh_error(errno, "cannot open %s for reading",
-				 fh_quote(c.files_from));
-			return fh_usage_status;
-		}
-		/* No longer name can be opened (open(2) says ENAMETOOLONG). */
-		if (!fh_lines_start(&ops.names, ops.from, PATH_MAX,
-				    c.files_delim)) {
-			fh_error(ENOMEM, "%s", fh_quotef(ops.from_name,
-							 strlen(ops.from_name)));
-			return EXIT_FAILURE;
-		}
-	} else if (!ops.argc && !auditing) {
-		static char *dash[] = { (char *)"-" };
-
-		ops.argv = dash;
-		ops.argc = 1;
-	}
+	if ((status = open_operands(&c, argc - optind, argv + optind, &ops)) != 0)
+		return status;
 	/* After every usage error, before any file is read. */
-	load_excludes(&exclude, excludes, nexcludes);
+	load_excludes(&exclude, a.excludes, a.nexcludes);
 	if (fh_exclude_any(&exclude))
 		c.exclude = ops.exclude = &exclude;
-	int status;
-
-	if (c.scrub)
-		status = fh_scrub(&c, &ops, max_bytes, max_time);
-	else if (auditing)
-		status = fh_audit(&c, &ops);
-	else
-		status = (c.check ? fh_check(&c, &ops) : fh_generate(&c, &ops))
-			 ? EXIT_SUCCESS : EXIT_FAILURE;
-	fh_operands_free(&ops);
+	status = run(&c, &ops, max_bytes, max_time);
 	fh_exclude_free(&exclude);
-	free(excludes);
-	if (ops.from >= 0 && !from_stdin)
-		close(ops.from);
-	fh_out_flush();
-	if (!fh_close_stdin())
-		return auditing ? status | 32 : EXIT_FAILURE;
+	free(a.excludes);
 	return status;
 }

@@ -20,6 +20,7 @@ struct operands {
 	int argc;
 	int from;               /* --files-from / --files0-from, or -1 */
 	const char *from_name;
+	bool from_stdin;        /* FROM is standard input (not ours to close) */
 	struct fh_lines names;  /* FROM's names (started by the caller) */
 	uint64_t names_read;    /* of them so far */
 	bool from_ended;        /* FROM met its end or a read error */
@@ -36,11 +37,11 @@ struct operands {
 	char *too_long;         /* "FROM:N", naming a name past PATH_MAX */
 	struct fh_walk *walk;   /* started at the first directory operand */
 	bool walking;           /* a directory operand is being walked */
+	const char *root_name;  /* that operand, as given */
+	const char *primed;     /* the operand fh_operands_prime started */
 	/* The last name fh_operands_next gave is a command-line operand
 	 * itself, not a name the walk or a names file gave. */
 	bool named;
-	const char *root_name;  /* that operand, as given */
-	const char *primed;     /* the operand fh_operands_prime started */
 	struct fh_walk_item last; /* the walk's last name, with its stat */
 };
 
