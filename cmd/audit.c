@@ -342,12 +342,8 @@ void fh_audit_set_scope(struct auditor *a)
 	}
 	a->scope = fh_store_xmalloc(sizeof *a->scope * (size_t)(a->ops->argc ? a->ops->argc : 1));
 	for (int i = 0; i < a->ops->argc; i++) {
-		char *tidy = strdup(a->ops->argv[i]);
+		char *tidy = fh_xstrdup(a->ops->argv[i]);
 
-		if (!tidy) {
-			fh_error(ENOMEM, "%s", "audit");
-			exit(FH_STATUS_USAGE);
-		}
 		fh_path_tidy(tidy);
 		size_t klen;
 		const char *key = fh_name_key(tidy, strlen(tidy), &klen);
@@ -559,10 +555,8 @@ static void finish(struct auditor *a)
 			e->flags &= (uint8_t)~FH_ENTRY_OPEN;
 		}
 	}
-	if (!fh_manifest_index_missing(&a->st.m)) {
-		fh_error(ENOMEM, "%s", fh_quotef(a->st.name, strlen(a->st.name)));
-		exit(FH_STATUS_USAGE);
-	}
+	if (!fh_manifest_index_missing(&a->st.m))
+		fh_out_of_memory();
 	for (size_t i = 0; i < a->st.nnews; i++) {
 		struct fh_newfile *n = a->st.news[i];
 		struct fh_entry *e = pair_new(a, n);

@@ -79,20 +79,9 @@ struct checker {
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p) {
-		fh_error(ENOMEM, "%s", "check");
-		exit(EXIT_FAILURE);
-	}
-	return p;
-}
-
 static struct item *new_item(enum event ev, struct list *l, size_t extra)
 {
-	struct item *it = xmalloc(sizeof *it + extra);
+	struct item *it = fh_xmalloc(sizeof *it + extra);
 
 	memset(it, 0, sizeof *it);
 	it->ev = ev;
@@ -300,13 +289,13 @@ static bool next(void *ctx, struct fh_job *job)
 			}
 			const char *shown = k->is_stdin ? "standard input" : name;
 
-			k->list = xmalloc(sizeof *k->list);
+			k->list = fh_xmalloc(sizeof *k->list);
 			memset(k->list, 0, sizeof *k->list);
 			fh_settle_init(&k->list->settle, k->c);
-			k->list->shown = xmalloc(strlen(shown) + 1);
+			k->list->shown = fh_xmalloc(strlen(shown) + 1);
 			strcpy(k->list->shown, shown);
 			free(k->list_name);
-			k->list_name = xmalloc(strlen(name) + 1);
+			k->list_name = fh_xmalloc(strlen(name) + 1);
 			strcpy(k->list_name, name);
 			k->parser.list_is_stdin = k->is_stdin;
 			/* What a list's "#fhsum" lines say is that list's. */
@@ -511,7 +500,7 @@ static void done(void *ctx, struct fh_job *job)
 
 bool fh_check(const struct cli *c, struct operands *ops)
 {
-	struct checker *k = xmalloc(sizeof *k);
+	struct checker *k = fh_xmalloc(sizeof *k);
 	struct fh_engine_opts eo;
 	int err;
 

@@ -187,6 +187,15 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
  * --update and --scrub, whose statuses 1 to 32 say what the audit found. */
 extern int fh_usage_status;
 
+/* The one way out when memory runs short: "PROG: memory exhausted", GNU's
+ * words, and fh_usage_status (1, or 64 in the list modes).  The x
+ * functions allocate or take it. */
+_Noreturn void fh_out_of_memory(void);
+void *fh_xmalloc(size_t n);
+void *fh_xcalloc(size_t n, size_t size);
+void *fh_xrealloc(void *p, size_t n);
+char *fh_xstrdup(const char *s);
+
 /* The engine's options for C, progress included. */
 struct fh_engine_opts;
 void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e);

@@ -293,10 +293,8 @@ static void load_excludes(struct fh_exclude *x, const struct exclude_arg *args,
 		const char *a = args[i].arg;
 
 		if (!args[i].file) {
-			if (!fh_exclude_add(x, a, strlen(a))) {
-				fh_error(ENOMEM, "--exclude");
-				exit(fh_usage_status);
-			}
+			if (!fh_exclude_add(x, a, strlen(a)))
+				fh_out_of_memory();
 			continue;
 		}
 		bool in = strcmp(a, "-") == 0;
@@ -627,10 +625,8 @@ static int open_operands(const struct cli *c, int argc, char **argv,
 		return fh_usage_status;
 	}
 	/* No longer name can be opened (open(2) says ENAMETOOLONG). */
-	if (!fh_lines_start(&ops->names, ops->from, PATH_MAX, c->files_delim)) {
-		fh_error(ENOMEM, "%s", fh_quotef(ops->from_name, strlen(ops->from_name)));
-		return EXIT_FAILURE;
-	}
+	if (!fh_lines_start(&ops->names, ops->from, PATH_MAX, c->files_delim))
+		fh_out_of_memory();
 	return 0;
 }
 
@@ -674,11 +670,7 @@ int main(int argc, char **argv)
 	fh_out_init();
 	atexit(close_stdout);
 	a.forced = getenv("FHSUM_KERNEL");
-	a.excludes = calloc(argc > 0 ? (size_t)argc : 1, sizeof *a.excludes);
-	if (!a.excludes) {
-		fh_error(ENOMEM, "%s", argc > 0 ? argv[0] : "fhsum");
-		return EXIT_FAILURE;
-	}
+	a.excludes = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.excludes);
 	fh_exclude_init(&exclude);
 	parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)

@@ -72,12 +72,8 @@ static bool next(void *ctx, struct fh_job *job)
 	}
 	if (err) {
 		size_t n = strlen(path) + 1;
-		struct walk_error *w = malloc(sizeof *w + n);
+		struct walk_error *w = fh_xmalloc(sizeof *w + n);
 
-		if (!w) {
-			fh_error(ENOMEM, "%s", fh_quotef(path, n - 1));
-			exit(EXIT_FAILURE);
-		}
 		w->err = err;
 		memcpy(w->path, path, n);
 		job->user = w;
@@ -90,12 +86,8 @@ static bool next(void *ctx, struct fh_job *job)
 	fh_job_kernels(g->c, job);
 	job->outlen = g->c->outlen;
 	if (g->c->meta) {
-		struct before *b = malloc(sizeof *b);
+		struct before *b = fh_xmalloc(sizeof *b);
 
-		if (!b) {
-			fh_error(ENOMEM, "%s", fh_quotef(path, strlen(path)));
-			exit(EXIT_FAILURE);
-		}
 		b->known = fh_operands_meta(g->ops, path, &b->meta, NULL);
 		job->user = b;
 	}
@@ -162,11 +154,7 @@ static void done(void *ctx, struct fh_job *job)
 		return;
 	}
 	if (c->raw) {
-		g->raw = malloc(job->outlen);
-		if (!g->raw) {
-			fh_error(ENOMEM, "%s", fh_quotef(job->path, strlen(job->path)));
-			exit(EXIT_FAILURE);
-		}
+		g->raw = fh_xmalloc(job->outlen);
 		memcpy(g->raw, job->digest, job->outlen);
 		g->rawlen = job->outlen;
 		free(b);
@@ -179,11 +167,7 @@ static void done(void *ctx, struct fh_job *job)
 
 	if (need > g->line_cap) {
 		free(g->line);
-		g->line = malloc(need);
-		if (!g->line) {
-			fh_error(ENOMEM, "%s", fh_quotef(job->path, namelen));
-			exit(EXIT_FAILURE);
-		}
+		g->line = fh_xmalloc(need);
 		g->line_cap = need;
 	}
 	int flags = (c->tag ? FH_FMT_TAG : 0) | (c->binary > 0 ? FH_FMT_BINARY : 0) |
@@ -212,14 +196,10 @@ static void done(void *ctx, struct fh_job *job)
 
 bool fh_generate(const struct cli *c, struct operands *ops)
 {
-	struct gen *g = calloc(1, sizeof *g);
+	struct gen *g = fh_xcalloc(1, sizeof *g);
 	struct fh_engine_opts eo;
 	int err;
 
-	if (!g) {
-		fh_error(ENOMEM, "%s", "generate");
-		exit(EXIT_FAILURE);
-	}
 	g->c = c;
 	g->ops = ops;
 	g->ok = true;

@@ -96,12 +96,8 @@ void fh_json_name(const char *k, const char *s, size_t n)
 		string(s, n);
 		return;
 	}
-	char name[32], *b64 = malloc(FH_BASE64_LEN(n) + 1);
+	char name[32], *b64 = fh_xmalloc(FH_BASE64_LEN(n) + 1);
 
-	if (!b64) {
-		fh_error(ENOMEM, "%s", "json");
-		exit(EXIT_FAILURE);
-	}
 	snprintf(name, sizeof name, "%s_base64", k);
 	key(name);
 	string(b64, fh_base64(b64, (const uint8_t *)s, n));

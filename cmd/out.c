@@ -151,10 +151,8 @@ void fh_out_init(void)
 	struct stat st;
 
 	buf = malloc(cap);
-	if (!buf) {
-		fprintf(stderr, "%s: memory exhausted\n", fh_prog);
-		exit(EXIT_FAILURE);
-	}
+	if (!buf)
+		fh_out_of_memory();
 	limit = 0;
 	if (fstat(STDOUT_FILENO, &st) == 0) {
 		if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
@@ -194,10 +192,8 @@ void fh_out_bytes(const void *p, size_t n)
 	while (held && used + n > cap) {
 		char *nb = realloc(buf, cap * 2);
 
-		if (!nb) {
-			fprintf(stderr, "%s: memory exhausted\n", fh_prog);
-			exit(EXIT_FAILURE);
-		}
+		if (!nb)
+			fh_out_of_memory();
 		buf = nb;
 		cap *= 2;
 	}
@@ -299,11 +295,7 @@ void fh_out_status(const char *name, size_t len, const char *what,
 	if (esc) {
 		size_t need = 2 * (len > fromlen ? len : fromlen);
 
-		buf = malloc(need ? need : 1);
-		if (!buf) {
-			fh_error(ENOMEM, "%s", "status");
-			exit(EXIT_FAILURE);
-		}
+		buf = fh_xmalloc(need);
 		fh_out_bytes("\\", 1);
 	}
 	if (esc)
@@ -335,4 +327,49 @@ const char *fh_strerror(int err)
 	if (err == FH_ENOTREG)
 		return "not a regular file";
 	return err_text(err);
+}
+
+/* Nothing held is flushed: a held --update report must not be said
+ * when its list is not written, and the words name no file, so they
+ * stand for every line that will not come. */
+void fh_out_of_memory(void)
+{
+	fprintf(stderr, "%s: memory exhausted\n", fh_prog);
+	exit(fh_usage_status);
+}
+
+void *fh_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		fh_out_of_memory();
+	return p;
+}
+
+void *fh_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		fh_out_of_memory();
+	return p;
+}
+
+void *fh_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		fh_out_of_memory();
+	return q;
+}
+
+char *fh_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		fh_out_of_memory();
+	return p;
 }

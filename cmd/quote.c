@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include "cli.h"
 #include "quote.h"
 
 #include <ctype.h>
@@ -42,8 +43,7 @@ static struct ring quotef_ring, quote_ring;
 
 static void out_of_memory(void)
 {
-	fprintf(stderr, "%s: memory exhausted\n", fh_prog);
-	exit(EXIT_FAILURE);
+	fh_out_of_memory();
 }
 
 /* A buffer of at least NEED bytes from the next slot of R. */

@@ -203,11 +203,7 @@ static void select_entries(struct scrub *s)
 	size_t future = 0;
 
 	s->order = fh_store_xmalloc_touched(sizeof *s->order * (a->st.m.n ? a->st.m.n : 1));
-	s->fate = calloc(a->st.m.n ? a->st.m.n : 1, sizeof *s->fate);
-	if (!s->fate) {
-		fh_error(ENOMEM, "%s", "scrub");
-		exit(FH_STATUS_USAGE);
-	}
+	s->fate = fh_xcalloc(a->st.m.n, sizeof *s->fate);
 	for (size_t i = 0; i < a->st.m.n; i++) {
 		struct fh_entry *e = &a->st.m.entries[i];
 		size_t klen;
@@ -238,14 +234,10 @@ static void absent_operands(struct auditor *a)
 
 	for (int i = 0; i < a->ops->argc; i++) {
 		const char *op = a->ops->argv[i];
-		char *tidy = strdup(op);
+		char *tidy = fh_xstrdup(op);
 		struct stat st;
 		int err = 0;
 
-		if (!tidy) {
-			fh_error(ENOMEM, "%s", "scrub");
-			exit(FH_STATUS_USAGE);
-		}
 		fh_path_tidy(tidy);
 		if (!fh_manifest_find(&a->st.m, tidy, strlen(tidy)) && stat(op, &st) != 0)
 			err = errno;

@@ -149,12 +149,8 @@ bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
 	 * for it, so a refused allocation there cannot turn an anonymous
 	 * temporary file into a named one. */
 	l->dir = l->dirlen ? strndup(l->path, l->dirlen) : strdup(".");
-	if (!l->dir) {
-		fh_error(ENOMEM, "%s", qname(l));
-		free(l->path);
-		l->path = NULL;
-		return false;
-	}
+	if (!l->dir)
+		fh_out_of_memory();
 	for (;;) {
 		bool made = false;
 		int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);

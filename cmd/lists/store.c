@@ -20,13 +20,7 @@
 
 void *fh_store_xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fh_error(ENOMEM, "%s", "list");
-		exit(FH_STATUS_USAGE);
-	}
-	return p;
+	return fh_xmalloc(n);
 }
 
 void *fh_store_xmalloc_touched(size_t n)
@@ -42,13 +36,7 @@ void fh_store_grow(void **p, size_t *cap, size_t n, size_t size)
 	if (n < *cap)
 		return;
 	size_t c = *cap ? 2 * *cap : 64;
-	void *q = realloc(*p, c * size);
-
-	if (!q) {
-		fh_error(ENOMEM, "%s", "list");
-		exit(FH_STATUS_USAGE);
-	}
-	*p = q;
+	*p = fh_xrealloc(*p, c * size);
 	*cap = c;
 }
 
