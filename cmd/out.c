@@ -288,18 +288,18 @@ void fh_out_status(const char *name, size_t len, const char *what,
 {
 	bool esc = fh_name_needs_escape(name, len) ||
 		   (from && fh_name_needs_escape(from, fromlen));
-	char *buf = NULL;
+	char *esc_buf = NULL;
 
 	if (status_hook)
 		status_hook();
 	if (esc) {
 		size_t need = 2 * (len > fromlen ? len : fromlen);
 
-		buf = fh_xmalloc(need);
+		esc_buf = fh_xmalloc(need);
 		fh_out_bytes("\\", 1);
 	}
 	if (esc)
-		fh_out_bytes(buf, fh_escape_name(buf, name, len, true));
+		fh_out_bytes(esc_buf, fh_escape_name(esc_buf, name, len, true));
 	else
 		fh_out_bytes(name, len);
 	fh_out_str(": ");
@@ -307,13 +307,13 @@ void fh_out_status(const char *name, size_t len, const char *what,
 	if (from) {
 		fh_out_str(" from ");
 		if (esc)
-			fh_out_bytes(buf, fh_escape_name(buf, from, fromlen, true));
+			fh_out_bytes(esc_buf, fh_escape_name(esc_buf, from, fromlen, true));
 		else
 			fh_out_bytes(from, fromlen);
 	}
 	fh_out_bytes("\n", 1);
 	fh_out_end_line();
-	free(buf);
+	free(esc_buf);
 }
 
 const char *fh_strerror(int err)

@@ -20,6 +20,13 @@
 /* quote.c names the program when memory runs out. */
 const char *fh_prog = "test_quote";
 
+/* quote.c's way out of memory, which the command's out.c defines. */
+void fh_out_of_memory(void)
+{
+	fprintf(stderr, "%s: memory exhausted\n", fh_prog);
+	exit(EXIT_FAILURE);
+}
+
 enum loc { LOC_C, LOC_UTF8 };
 enum fn { QUOTEF, QUOTE };
 
