@@ -56,7 +56,7 @@ struct cli {
 	bool no_names;          /* --no-names */
 	bool ignore_missing, quiet, status_only, strict, warn;
 	bool debug;
-	const struct fh_kernel_set *kernels; /* fh_kernels_pick (kernels.h) */
+	const struct fh_kernel_set *kernels; /* fh_kernels_pick (kernel_set.h) */
 	/* The engine and the inputs (beyond GNU). */
 	unsigned threads;       /* -j; 0: one per online CPU */
 	unsigned io_depth;      /* --io-depth; 0: the engine chooses */

@@ -18,7 +18,7 @@
 #include "engine/engine.h"
 #include "budget.h"
 #include "exclude.h"
-#include "kernels.h"
+#include "kernel_set.h"
 #include "operands.h"
 #include "quote.h"
 

@@ -6,7 +6,6 @@
 #include "cli.h"
 
 const char *fh_gnu_as;
-int fh_usage_status = EXIT_FAILURE;
 
 /* The -a names, from the table of algorithms (lib/algo.h), wrapped in
  * --help's column. */

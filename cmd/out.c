@@ -20,6 +20,8 @@
 #include "engine/engine.h"
 
 const char *fh_prog = "fhsum";
+/* 1 as GNU has it, 64 in the list modes (fhsum.c sets it). */
+int fh_usage_status = EXIT_FAILURE;
 bool fh_stdin_read;
 static bool stdin_closed; /* descriptor 0 was closed at start */
 static bool stdout_closed; /* and descriptor 1 */

@@ -1,7 +1,7 @@
-/* kernels.h: the kernels the command runs (kernels.c): choosing them,
+/* kernel_set.h: the kernels the command runs (kernel_set.c): choosing them,
  * listing them, and naming them for --debug. */
-#ifndef FH_KERNELS_H
-#define FH_KERNELS_H
+#ifndef FH_KERNEL_SET_H
+#define FH_KERNEL_SET_H
 
 struct fh_kernel_set;
 

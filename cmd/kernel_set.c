@@ -1,4 +1,4 @@
-/* kernels.c: the kernels as the command chooses and shows them: the
+/* kernel_set.c: the kernels as the command chooses and shows them: the
  * choice (the best of each family, or those FHSUM_KERNEL or --kernel
  * force), --list-kernels, and --debug's lines on the platform the choice
  * was made for (the CPU, the engine's OS layer, the kernels picked). */
@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "engine/engine.h"
 #include "kernel.h"
-#include "kernels.h"
+#include "kernel_set.h"
 #include "quote.h"
 
 /* The CPU as the kernel choice saw it: "AMD family 25 model 17",
