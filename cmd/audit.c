@@ -207,6 +207,8 @@ static bool next(void *ctx, struct fh_job *job)
 	fh_job_kernels(a->c, job);
 	job->size_hint = r->before.size;
 	job->sized = r->has_before;
+	/* Whether the file held still while read is the engine's to say. */
+	job->track = r->has_before;
 	return true;
 }
 
@@ -273,11 +275,13 @@ static void done(void *ctx, struct fh_job *job)
 			       NULL, 0, NULL, job->err,
 			       NULL, 0);
 		} else {
-			struct fh_meta after, *now = NULL, *shown = NULL;
-			bool has_after = r->has_before &&
-					 fh_operands_meta(NULL, job->path, &after, NULL);
-			bool stable = r->has_before && has_after &&
-				      fh_meta_equal(&r->before, &after);
+			/* The state at open, which the engine found unchanged
+			 * once the file was read (else TORN). */
+			struct fh_meta after = { .size = job->open_size, .sec = job->mtime_sec,
+						 .nsec = job->mtime_nsec },
+				       *now = NULL, *shown = NULL;
+			bool has_after = r->has_before && job->tracked && !job->torn;
+			bool stable = has_after && fh_meta_equal(&r->before, &after);
 
 			/* What to record: the metadata the digest is of; for
 			 * a file that changed while read, the earlier one,

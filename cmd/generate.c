@@ -90,6 +90,7 @@ static bool next(void *ctx, struct fh_job *job)
 
 		b->known = fh_operands_meta(g->ops, path, &b->meta, NULL);
 		job->user = b;
+		job->track = true; /* the engine tells whether it held still */
 	}
 	if (fh_progress_enabled()) {
 		struct fh_meta m;
@@ -118,14 +119,17 @@ static void done(void *ctx, struct fh_job *job)
 		return;
 	}
 	struct before *b = job->user;
-	struct fh_meta after;
 	bool stable = false;
 
 	if (b && !job->err) {
 		/* The metadata is the file's only if it did not change while
-		 * it was read. */
-		stable = b->known && fh_operands_meta(NULL, job->path, &after, NULL) &&
-			 fh_meta_equal(&b->meta, &after);
+		 * it was read: as it was at open, and as the engine found it
+		 * once read. */
+		struct fh_meta at_open = { .size = job->open_size, .sec = job->mtime_sec,
+					   .nsec = job->mtime_nsec };
+
+		stable = b->known && job->tracked && !job->torn &&
+			 fh_meta_equal(&b->meta, &at_open);
 		if (b->known && !stable) {
 			/* Its digest is of no state the file was ever in:
 			 * a list must not record it. */

@@ -123,6 +123,12 @@ struct fh_job {
 	 * so its file's state is not checked again: a scrub of many small
 	 * files spends one fstat a file less. */
 	const uint8_t *expect;
+	/* TRACK: a regular file's state is taken at open (OPEN_SIZE and the
+	 * mtime below) and checked once it is read, as WATCH does, but a
+	 * change is not an error: TORN says so and the digest comes back.
+	 * Other inputs are read untracked.  Generation with --meta and the
+	 * audits record a file's state only when it held still. */
+	bool track;
 	/* Or, instead of ALGO and its kernels: the input is read once and
 	 * hashed with every candidate (single stream, never in lanes), unless
 	 * CAND->verdict names one, before or while it is read: then with that
@@ -138,8 +144,12 @@ struct fh_job {
 	 * DIGEST holds CAND->n digests, in CAND's order, ALGO the first. */
 	uint8_t *digest;
 	int chosen;
-	int64_t mtime_sec;      /* WATCH: the mtime at open (and at the end, */
-	uint32_t mtime_nsec;    /* when err is 0) */
+	int64_t mtime_sec;      /* WATCH, TRACK: the mtime at open (and at */
+	uint32_t mtime_nsec;    /* the end, when err is 0 and not TORN) */
+	uint64_t open_size;     /* TRACK: the size at open */
+	bool tracked;           /* TRACK: the input was a regular file, and
+				 * OPEN_SIZE and the mtime are its */
+	bool torn;              /* TRACK: it changed while it was read */
 };
 
 /* Fills JOB with the next job and returns true, or returns false at the

@@ -36,7 +36,7 @@ static void describe(struct fh_input *in, const struct stat *st)
 #endif
 }
 
-int fh_input_unchanged(const struct fh_input *in, const uint8_t *digest)
+int fh_input_unchanged(struct fh_input *in, const uint8_t *digest)
 {
 	struct fh_input now = *in;
 	struct stat st;
@@ -48,8 +48,14 @@ int fh_input_unchanged(const struct fh_input *in, const uint8_t *digest)
 	if (fstat(in->fd, &st) != 0)
 		return errno;
 	describe(&now, &st);
-	return now.open_size != in->open_size || now.sec != in->sec ||
-	       now.nsec != in->nsec ? FH_ECHANGED : 0;
+	bool moved = now.open_size != in->open_size || now.sec != in->sec ||
+		     now.nsec != in->nsec;
+
+	if (in->track) {
+		in->torn = moved;
+		return 0;
+	}
+	return moved ? FH_ECHANGED : 0;
 }
 
 int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds)

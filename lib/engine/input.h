@@ -49,6 +49,8 @@ struct fh_input {
 	bool fifo;              /* a FIFO: wait for a writer before reading */
 	bool dir;
 	bool watch;             /* fh_input_hash checks it did not change */
+	bool track;             /* ... and a change sets TORN, not an error */
+	bool torn;
 	const uint8_t *expect;  /* watched: a digest that needs no check */
 	size_t expect_len;
 	uint64_t size;
@@ -83,8 +85,9 @@ void fh_input_stdin(struct fh_input *in);
 void fh_input_close(struct fh_input *in, struct fh_fds *fds);
 /* For a watched input, read whole to DIGEST: 0 if DIGEST is the one
  * expected, else FH_ECHANGED if fstat now gives another size or mtime
+ * (for a tracked input: 0, and TORN set)
  * than at open, else 0. */
-int fh_input_unchanged(const struct fh_input *in, const uint8_t *digest);
+int fh_input_unchanged(struct fh_input *in, const uint8_t *digest);
 
 /* Reads up to N bytes of IN into BUF: read(2), through EINTR, waiting with
  * poll(2) where a FIFO or a non-blocking descriptor has nothing yet.

@@ -133,6 +133,7 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 
 	if (!err)
 		err = fh_input_unchanged(&ln->in, job->digest);
+	job->torn = ln->in.torn;
 	fh_input_close(&ln->in, l->fds);
 	job->err = err;
 	job->size = ln->got;

@@ -96,6 +96,15 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s)
  * not a regular file (a FIFO would wait for a writer). */
 static int watch(struct fh_slot *s, struct fh_input *in, struct fh_fds *fds)
 {
+	s->job.tracked = s->job.torn = false;
+	if (s->job.track && !s->job.watch && in->regular) {
+		in->watch = in->track = true;
+		s->job.tracked = true;
+		s->job.open_size = in->open_size;
+		s->job.mtime_sec = in->sec;
+		s->job.mtime_nsec = in->nsec;
+		return 0;
+	}
 	if (!s->job.watch)
 		return 0;
 	if (!in->regular) {
@@ -191,6 +200,7 @@ void fh_slot_hash(struct fh_engine *e, struct fh_reader *r,
 		return;
 	}
 	j->err = fh_input_hash_job(r, in, &e->fds, j);
+	j->torn = in->torn;
 	if (e->seq)
 		fh_turn_pass(e, index);
 	fh_slot_finish(e, s, index);
