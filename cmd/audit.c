@@ -749,22 +749,59 @@ void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
 	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->group, c->check_outlen);
 }
 
+/* Why the list A holds cannot be held or written, said (ERR: an errno
+ * value, or one of errors.h's FH_ELIST_*); WHAT ends a plain errno's
+ * line (NULL: nothing). */
+static void say_list_error(struct auditor *a, int err, const char *what)
+{
+	const struct fh_listfile *l = &a->st.lf;
+	const char *q = fh_quotef(a->st.name, strlen(a->st.name));
+	const char *d = l->dir ? fh_listfile_dir_shown(l) : ".";
+
+	switch (err) {
+	case FH_ELIST_NOT_REGULAR:
+		fh_error(0, "%s: not a regular file: a list that is written must be one", q);
+		break;
+	case FH_ELIST_BUSY:
+		fh_error(0, "%s is busy: another run is writing it", q);
+		break;
+	case FH_ELIST_LOCK:
+		fh_error(l->err, "cannot lock %s", q);
+		break;
+	case FH_ELIST_DIR:
+		fh_error(l->err, "%s: cannot write in %s: the list is not updated",
+			 q, fh_quotef(d, strlen(d)));
+		break;
+	case FH_ELIST_MOVED:
+		fh_error(0, "%s: changed while being updated; not written", q);
+		break;
+	default:
+		if (what)
+			fh_error(err, "%s: %s", q, what);
+		else
+			fh_error(err, "%s", q);
+	}
+}
+
 void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *how)
 {
 	const struct fh_store_events ev = { a, say_bad_line, say_duplicate };
 	int err = fh_store_open(&a->st, hold, a->c->no_wait, how, &ev);
 
-	if (err > 0)
-		fh_error(err, "%s", fh_quotef(a->st.name, strlen(a->st.name)));
+	if (err)
+		say_list_error(a, err, NULL);
 	if (err)
 		exit(FH_STATUS_USAGE);
+	if (a->st.lf.stray_err)
+		fh_error(a->st.lf.stray_err, "%s: a temporary file a killed run left "
+			 "beside it could not be removed",
+			 fh_quotef(a->st.name, strlen(a->st.name)));
 }
 
 int fh_audit_store_error(struct auditor *a, int err)
 {
-	if (err > 0)
-		fh_error(err, "%s: the list was not updated",
-			 fh_quotef(a->st.name, strlen(a->st.name)));
+	if (err)
+		say_list_error(a, err, "the list was not updated");
 	return err ? FH_STATUS_USAGE : 0;
 }
 

@@ -19,10 +19,13 @@ enum fh_err {
 	FH_ENAMEFROM = -10,     /* a name of a names file too long to open,
 				 * reported by a description, not the name */
 	FH_ELIST_MOVED = -20,   /* the list changed under the lock (said) */
-	FH_ELIST_NOT_HELD = -21, /* the list could not be locked or written
-				  * (said by cmd/lists/listfile.c) */
 	FH_ELIST_UNSETTLED = -22, /* a digest to write is of a length left
 				   * to settle, and nothing settled it */
+	FH_ELIST_NOT_REGULAR = -23, /* a list to write is no regular file */
+	FH_ELIST_BUSY = -24,    /* another run holds the list (--no-wait) */
+	FH_ELIST_LOCK = -25,    /* the lock failed (fh_listfile.err: why) */
+	FH_ELIST_DIR = -26,     /* its directory cannot be written in
+				 * (fh_listfile.err: why) */
 	/* The engine's slots: not an error, a "not now" (lib/engine/slots.h). */
 	FH_SLOT_NOT_NOW = -1000,
 };

@@ -30,11 +30,6 @@
 #define SUFFIX ".fhsum-"
 #define SUFFIX_X 6 /* the random characters after it */
 
-static const char *qname(const struct fh_listfile *l)
-{
-	return fh_quotef(l->name, strlen(l->name));
-}
-
 /* NAME with its symbolic links followed, as far as they lead (a link to
  * a list not yet made leads to where it will be): a new string, or NULL
  * with errno set. */
@@ -104,7 +99,7 @@ static bool is_leftover(const char *entry, const char *base, size_t blen)
 
 /* Removes the list's leftover temporary files (the lock is held, so no
  * writer is using one). */
-static void remove_leftovers(const struct fh_listfile *l)
+static void remove_leftovers(struct fh_listfile *l)
 {
 	const char *base = l->path + l->dirlen;
 	size_t blen = strlen(base);
@@ -121,27 +116,21 @@ static void remove_leftovers(const struct fh_listfile *l)
 		/* Only regular files: a name like that on anything else is
 		 * not ours. */
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(st.st_mode) && unlinkat(dirfd(d), de->d_name, 0) != 0)
-			fh_error(errno, "cannot remove %s",
-				 fh_quotef(de->d_name, strlen(de->d_name)));
+		    S_ISREG(st.st_mode) && unlinkat(dirfd(d), de->d_name, 0) != 0 &&
+		    !l->stray_err)
+			l->stray_err = errno;
 	}
 	closedir(d);
 }
 
-bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
+int fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
 {
 	memset(l, 0, sizeof *l);
 	l->name = name;
 	l->fd = -1;
 	l->path = follow(name);
-	if (!l->path) {
-		if (errno == ENOTSUP)
-			fh_error(0, "%s: not a regular file: a list that is "
-				    "written must be one", qname(l));
-		else
-			fh_error(errno, "%s", qname(l));
-		return false;
-	}
+	if (!l->path)
+		return errno == ENOTSUP ? FH_ELIST_NOT_REGULAR : errno;
 	const char *slash = strrchr(l->path, '/');
 
 	l->dirlen = slash ? (size_t)(slash - l->path) + 1 : 0;
@@ -161,42 +150,30 @@ bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
 				continue; /* made by another run just now */
 			made = fd >= 0;
 		}
-		if (fd < 0) {
-			fh_error(errno, "%s", qname(l));
-			return false;
-		}
+		if (fd < 0)
+			return errno;
 		if (fstat(fd, &l->st) != 0) {
-			fh_error(errno, "%s", qname(l));
+			int err = errno;
+
 			close(fd);
-			return false;
+			return err;
 		}
 		if (!S_ISREG(l->st.st_mode)) {
 			/* A device, a FIFO, a directory: a rename would put a
 			 * file in its place. */
-			if (S_ISDIR(l->st.st_mode))
-				fh_error(EISDIR, "%s", qname(l));
-			else
-				fh_error(0, "%s: not a regular file: a list that is "
-					    "written must be one", qname(l));
 			close(fd);
-			return false;
+			return S_ISDIR(l->st.st_mode) ? EISDIR : FH_ELIST_NOT_REGULAR;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 			if (errno != EWOULDBLOCK || no_wait) {
-				int err = errno;
-
+				l->err = errno;
 				close(fd);
-				if (err == EWOULDBLOCK)
-					fh_error(0, "%s is busy: another run is "
-						    "writing it", qname(l));
-				else
-					fh_error(err, "cannot lock %s", qname(l));
-				return false;
+				return l->err == EWOULDBLOCK ? FH_ELIST_BUSY : FH_ELIST_LOCK;
 			}
 			if (flock(fd, LOCK_EX) != 0) {
-				fh_error(errno, "cannot lock %s", qname(l));
+				l->err = errno;
 				close(fd);
-				return false;
+				return FH_ELIST_LOCK;
 			}
 		}
 		/* Still the list, not a file a writer replaced while this
@@ -213,19 +190,20 @@ bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait)
 		close(fd);
 	}
 	remove_leftovers(l);
-	return true;
+	return 0;
 }
 
-bool fh_listfile_writable(const struct fh_listfile *l)
+int fh_listfile_writable(struct fh_listfile *l)
 {
-	const char *dir = l->dir;
-	int ok = access(dir, W_OK | X_OK);
-	int err = errno;
+	if (access(l->dir, W_OK | X_OK) == 0)
+		return 0;
+	l->err = errno;
+	return FH_ELIST_DIR;
+}
 
-	if (ok != 0)
-		fh_error(err, "%s: cannot write in %s: the list is not updated",
-			 qname(l), fh_quotef(dir, strlen(dir)));
-	return ok == 0;
+const char *fh_listfile_dir_shown(const struct fh_listfile *l)
+{
+	return l->dir;
 }
 
 int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o)
@@ -361,8 +339,6 @@ int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o)
 		if (stat(l->path, &path_now) != 0 || path_now.st_ino != l->st.st_ino ||
 		    path_now.st_dev != l->st.st_dev || now.st_size != l->st.st_size ||
 		    s0 != s1 || n0 != n1) {
-			fh_error(0, "%s: changed while being updated; not written",
-				 qname(l));
 			err = FH_ELIST_MOVED;
 		}
 	}

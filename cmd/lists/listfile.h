@@ -23,16 +23,23 @@ struct fh_listfile {
 	struct stat st;         /* its state when locked */
 	bool exists;            /* false: it did not exist (FD is an empty
 				 * placeholder made to hold the lock) */
+	int err;                /* FH_ELIST_LOCK, FH_ELIST_DIR: the errno */
+	int stray_err;          /* a leftover temporary file that could not
+				 * be removed: why (0: none) */
 };
 
 /* Finds, checks and locks the list NAME, waiting for another writer
  * unless NO_WAIT; removes what a killed writer of it left behind.
- * Prints the reason and returns false when the list cannot be written. */
-bool fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait);
+ * Returns 0, or why the list cannot be written: an errno value,
+ * FH_ELIST_NOT_REGULAR, FH_ELIST_BUSY or FH_ELIST_LOCK (errors.h).
+ * Says nothing itself. */
+int fh_listfile_lock(struct fh_listfile *l, const char *name, bool no_wait);
 
-/* Whether the directory the list is replaced in lets it be: false (the
- * reason printed) when it does not, so that nothing is hashed in vain. */
-bool fh_listfile_writable(const struct fh_listfile *l);
+/* Whether the directory the list is replaced in lets it be, so that
+ * nothing is hashed in vain: 0, or FH_ELIST_DIR. */
+int fh_listfile_writable(struct fh_listfile *l);
+/* That directory as messages name it. */
+const char *fh_listfile_dir_shown(const struct fh_listfile *l);
 
 /* The new text, written to a file beside the list. */
 struct fh_listout {
@@ -53,7 +60,7 @@ struct fh_listout {
 int fh_listout_open(const struct fh_listfile *l, struct fh_listout *o);
 void fh_listout_put(struct fh_listout *o, const void *p, size_t n);
 
-/* Makes the new text the list: refused (FH_ELIST_MOVED, reason printed) if the list
+/* Makes the new text the list: refused (FH_ELIST_MOVED) if the list
  * changed under the lock; 0, or an errno value. The temporary file is
  * gone either way. */
 int fh_listout_commit(struct fh_listfile *l, struct fh_listout *o);

@@ -163,9 +163,12 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 
 	s->held = hold;
 	if (hold) {
-		if (!fh_listfile_lock(&s->lf, s->name, no_wait) ||
-		    !fh_listfile_writable(&s->lf))
-			return FH_ELIST_NOT_HELD;
+		int err = fh_listfile_lock(&s->lf, s->name, no_wait);
+
+		if (!err)
+			err = fh_listfile_writable(&s->lf);
+		if (err)
+			return err;
 		know_self(s, &s->lf.st, s->lf.path);
 		s->listed = *how;
 		if (!s->lf.exists)

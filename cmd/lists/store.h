@@ -136,7 +136,7 @@ void fh_store_init(struct fh_store *s, const char *name, const struct cli *c);
 /* Reads the list (HOLD: locks it first, waiting unless NO_WAIT; a list
  * that does not exist is then created by the rewrite).  ALGO (-a, or
  * NULL), ANY_SHA3, ANY_SHA2 and OUTLEN read its lines as the command
- * line says.  0, an errno value, or FH_ELIST_NOT_HELD. */
+ * line says.  0, an errno value, or an FH_ELIST_* code (errors.h). */
 int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 		  const struct fh_list_parser *how, const struct fh_store_events *ev);
 
@@ -161,10 +161,10 @@ int fh_store_rewrite_open(struct fh_store *s, struct fh_rewriter *rw);
 /* Copies the old list's lines before line LINE. */
 void fh_store_rewrite_upto(struct fh_store *s, struct fh_rewriter *rw, uint64_t line);
 /* Unless ERR (an errno value, from the open), writes the rest and
- * commits the new list: 0, an errno value, or FH_ELIST_NOT_HELD. */
+ * commits the new list: 0, an errno value, or FH_ELIST_MOVED. */
 int fh_store_rewrite_close(struct fh_store *s, struct fh_rewriter *rw, int err);
 /* The whole new text at once, after every digest to write was settled:
- * 0, an errno value, FH_ELIST_NOT_HELD, or FH_ELIST_UNSETTLED with
+ * 0, an errno value, FH_ELIST_MOVED, or FH_ELIST_UNSETTLED with
  * *OPEN the candidates left open. */
 int fh_store_write(struct fh_store *s, const struct fh_candidates **open);
 
