@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo.h"
 #include "checklist.h"
 
 /* Not assert(): the checks must hold in any build of the target. */
@@ -37,18 +38,19 @@ enum { NOALGO = -1 };
 
 static const struct {
 	int algo;
-	bool any_sha3;
+	const char *group;      /* -a sha2 or sha3 without -l, or NULL */
 	size_t outlen;
 	bool is_stdin;
 } configs[] = {
-	{ NOALGO, false, 0, false },
-	{ NOALGO, false, 0, true },
-	{ FH_MD5, false, 0, false },
-	{ FH_MD5, false, 0, true },
-	{ FH_SHA3_256, false, 0, false },
-	{ NOALGO, true, 0, false },
-	{ FH_SHAKE128, false, 0, false },
-	{ FH_SHAKE256, false, 32, false },
+	{ NOALGO, NULL, 0, false },
+	{ NOALGO, NULL, 0, true },
+	{ FH_MD5, NULL, 0, false },
+	{ FH_MD5, NULL, 0, true },
+	{ FH_SHA3_256, NULL, 0, false },
+	{ NOALGO, "sha3", 0, false },
+	{ NOALGO, "sha2", 0, false },
+	{ FH_SHAKE128, NULL, 0, false },
+	{ FH_SHAKE256, NULL, 32, false },
 };
 
 static bool is_hex(char c)
@@ -72,8 +74,8 @@ static char lower(char c)
  * tagged line names its own algorithm, whatever -a says). */
 static bool accepted(const struct fh_list_parser *p, const struct fh_algo *a)
 {
-	if (p->any_sha3)
-		return !a->xof && a->id != FH_MD5;
+	if (p->group)
+		return fh_algo_in_group(a, p->group);
 	return !p->algo || a == p->algo;
 }
 
@@ -101,6 +103,10 @@ static void round_trip(const struct fh_list_line *l, int flags)
 	 * length when no -a says otherwise (SHA3-384 as SHA3-256): the one
 	 * ambiguity, documented; give the algorithm there. */
 	bool give = l->algo->xof || (l->base64 && all_hex && !(flags & FH_FMT_TAG));
+
+	/* An untagged line of a length several algorithms share reads back
+	 * as the first of them unless the algorithm is given (-a sha2). */
+	give |= !(flags & FH_FMT_TAG) && fh_algo_by_hexlen(2 * l->outlen) != l->algo;
 
 	fh_list_parser_init(&p, give ? l->algo : NULL, false,
 			    l->algo->xof ? l->outlen : 0);
@@ -171,7 +177,8 @@ static void run(const uint8_t *data, size_t size, size_t c, int latch)
 	fh_list_parser_init(&p, configs[c].algo == NOALGO
 					? NULL
 					: fh_algo_get(configs[c].algo),
-			    configs[c].any_sha3, configs[c].outlen);
+			    configs[c].group ? fh_algo_row_by_name(configs[c].group) : NULL,
+			    configs[c].outlen);
 	p.list_is_stdin = configs[c].is_stdin;
 	p.reversed = latch;
 
