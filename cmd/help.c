@@ -177,7 +177,8 @@ SHA-2), FIPS 202 (SHA-3, SHAKE) and RFC 9861 (TurboSHAKE with domain byte\n\
 1F; KT128 and KT256, KangarooTwelve, with an empty customization string).\n\
 When checking, the input should be a former output of this program, of\n\
 md5sum, sha1sum..sha512sum or sha3sum.  Without -a, an untagged line of\n\
-a length SHA-2 and SHA-3 share is settled by the first such file's content.\n\
+a length several algorithms share (SHA-2, SHA-3) takes the one the list's\n\
+'#fhsum untagged=' line names, or the one a listed file's content shows.\n\
 The default mode is to print a line with: checksum, a space, a character\n\
 indicating input mode ('*' for binary, ' ' for text or where binary is\n\
 insignificant), and name for each FILE.\n\
