@@ -57,16 +57,16 @@ static const struct fh_algo_row rows[] = {
 	{ GROUP("sha2", "SHA2", FH_FAMILY_SHA256) },
 	{ .algo = { FH_SHA224, FH_FAMILY_SHA256, "sha224", "SHA224", 28, 64, false, 0, 0, 0 },
 	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
-	  .gnu_name = "sha224sum", .iv = sha224_iv },
+	  .gnu_name = "sha224sum", .openssl = "SHA2-224", .iv = sha224_iv },
 	{ .algo = { FH_SHA256, FH_FAMILY_SHA256, "sha256", "SHA256", 32, 64, false, 0, 0, 0 },
 	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
-	  .gnu_name = "sha256sum", .iv = sha256_iv },
+	  .gnu_name = "sha256sum", .openssl = "SHA2-256", .iv = sha256_iv },
 	{ .algo = { FH_SHA384, FH_FAMILY_SHA512, "sha384", "SHA384", 48, 128, false, 0, 0, 0 },
 	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
-	  .gnu_name = "sha384sum", .iv = sha384_iv },
+	  .gnu_name = "sha384sum", .openssl = "SHA2-384", .iv = sha384_iv },
 	{ .algo = { FH_SHA512, FH_FAMILY_SHA512, "sha512", "SHA512", 64, 128, false, 0, 0, 0 },
 	  .length = FH_LENGTH_FIXED, .member_of = "sha2",
-	  .gnu_name = "sha512sum", .iv = sha512_iv },
+	  .gnu_name = "sha512sum", .openssl = "SHA2-512", .iv = sha512_iv },
 	{ GROUP("sha3", "SHA3", FH_FAMILY_KECCAK) },
 	{ .algo = { FH_SHA3_224, FH_FAMILY_KECCAK, "sha3-224", "SHA3-224", 28, 144, false, 0x06, 24, 0 },
 	  .length = FH_LENGTH_FIXED, .member_of = "sha3", .link = "sha3-224sum" },
@@ -77,9 +77,9 @@ static const struct fh_algo_row rows[] = {
 	{ .algo = { FH_SHA3_512, FH_FAMILY_KECCAK, "sha3-512", "SHA3-512", 64, 72, false, 0x06, 24, 0 },
 	  .length = FH_LENGTH_FIXED, .member_of = "sha3", .link = "sha3-512sum" },
 	{ .algo = { FH_SHAKE128, FH_FAMILY_KECCAK, "shake128", "SHAKE128", 32, 168, true, 0x1f, 24, 0 },
-	  .length = FH_LENGTH_XOF },
+	  .length = FH_LENGTH_XOF, .openssl = "SHAKE-128" },
 	{ .algo = { FH_SHAKE256, FH_FAMILY_KECCAK, "shake256", "SHAKE256", 64, 136, true, 0x1f, 24, 0 },
-	  .length = FH_LENGTH_XOF },
+	  .length = FH_LENGTH_XOF, .openssl = "SHAKE-256" },
 	{ .algo = { FH_TURBOSHAKE128, FH_FAMILY_KECCAK, "turboshake128", "TurboSHAKE128", 32, 168, true, 0x1f, 12, 0 },
 	  .length = FH_LENGTH_XOF },
 	{ .algo = { FH_TURBOSHAKE256, FH_FAMILY_KECCAK, "turboshake256", "TurboSHAKE256", 64, 136, true, 0x1f, 12, 0 },
@@ -162,6 +162,15 @@ const struct fh_algo *fh_algo_by_tag(const char *tag, size_t len)
 		if (rows[i].algo.id != FH_ALGO_COUNT &&
 		    strlen(rows[i].algo.tag) == len &&
 		    memcmp(tag, rows[i].algo.tag, len) == 0)
+			return &rows[i].algo;
+	return NULL;
+}
+
+const struct fh_algo *fh_algo_by_openssl(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		if (rows[i].openssl && strlen(rows[i].openssl) == len &&
+		    memcmp(name, rows[i].openssl, len) == 0)
 			return &rows[i].algo;
 	return NULL;
 }

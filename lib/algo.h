@@ -43,6 +43,10 @@ struct fh_algo_row {
 	/* fhsum's own program name for it ("sha3-256sum", installed with
 	 * -Dlinks): fhsum with this default algorithm.  NULL: none. */
 	const char *link;
+	/* OpenSSL 3's name for it where that is not its tag ("SHA2-256",
+	 * written by `openssl dgst` as "SHA2-256(NAME)= HEX"), read in the
+	 * lists of fhsum's own name; NULL: none. */
+	const char *openssl;
 	/* A Merkle-Damgard algorithm's initial state (its family's state
 	 * layout); NULL for the families that start otherwise. */
 	const void *iv;
@@ -61,6 +65,9 @@ static inline const struct fh_algo_row *fh_algo_row(const struct fh_algo *a)
 const struct fh_algo_row *fh_algo_row_by_name(const char *name);
 /* The row whose gnu_name or link is PROG exactly; NULL when none. */
 const struct fh_algo_row *fh_algo_row_by_program(const char *prog);
+/* The algorithm whose OpenSSL 3 name is the LEN bytes at NAME; NULL when
+ * none. */
+const struct fh_algo *fh_algo_by_openssl(const char *name, size_t len);
 /* The member of group G whose digest has BITS bits; NULL when none. */
 const struct fh_algo *fh_algo_group_member(const struct fh_algo_row *g,
 					   unsigned long long bits);

@@ -62,6 +62,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->group = group;
 	p->outlen = outlen;
 	p->list_is_stdin = false;
+	p->published = false;
 	p->reversed = -1;
 	p->ndeclared = 0;
 	p->next_algo = NULL;
@@ -258,8 +259,10 @@ static size_t tag_bytes(const char *s, size_t n)
  * wrong); NULL if none.  *TAGLEN gets the tag's length, and *WANT the
  * digest's length in bytes when the tag states one ("SHAKE128-256", for
  * an extendable-output algorithm alone), else 0. */
-static const struct fh_algo *match_tag(const char *s, size_t n,
-				       size_t *taglen, size_t *want)
+static const struct fh_algo *match_tag(const struct fh_list_parser *p,
+				       const char *s, size_t n,
+				       size_t *taglen, size_t *want,
+				       bool *anylen)
 {
 	size_t lim = n < TAG_MAX ? n : TAG_MAX;
 
@@ -275,6 +278,13 @@ static const struct fh_algo *match_tag(const char *s, size_t n,
 
 		*taglen = k;
 		*want = 0;
+		*anylen = false;
+		/* OpenSSL 3's names ("SHA2-256"); its SHAKE lines are of
+		 * any length ("SHAKE-128", 16 bytes by default). */
+		if (!a && p->published && (a = fh_algo_by_openssl(s, k)) != NULL) {
+			*anylen = a->xof;
+			return a;
+		}
 		if (!a) {
 			while (base > 0 && s[base - 1] != '-')
 				base--;
@@ -397,6 +407,24 @@ static const struct fh_algo *algo_by_digest(const struct fh_list_parser *p,
 	return a;
 }
 
+/* Without -a, a length several algorithms share is the one the list's
+ * "#fhsum" lines name, or is settled later by the file's content: OUT's
+ * ALT then names another of that length. */
+static void settle_or_declared(const struct fh_list_parser *p,
+			       struct fh_list_line *out)
+{
+	if ((out->alt = other_of_length(out->algo)) != NULL) {
+		const struct fh_algo *d = p->next_algo;
+
+		if (!d || d->digest_bytes != out->outlen)
+			d = fh_list_declared(p, out->outlen);
+		if (d) {
+			out->algo = d;
+			out->alt = NULL;
+		}
+	}
+}
+
 /* DIGEST  NAME, DIGEST *NAME or the reversed DIGEST NAME; S holds N bytes
  * from the digest's first character. */
 static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
@@ -409,20 +437,8 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	a = p->algo && !p->group ? p->algo : algo_by_digest(p, s, len);
 	if (!a || !take_digest(p, a, 0, s, len, out))
 		return FH_LINE_BAD;
-	/* Without -a, a length several algorithms share is the one the
-	 * list's "#fhsum" lines name, or is settled later by the file's
-	 * content. */
-	if (!p->algo && !p->group && !a->xof &&
-	    (out->alt = other_of_length(a)) != NULL) {
-		const struct fh_algo *d = p->next_algo;
-
-		if (!d || d->digest_bytes != out->outlen)
-			d = fh_list_declared(p, out->outlen);
-		if (d) {
-			out->algo = d;
-			out->alt = NULL;
-		}
-	}
+	if (!p->algo && !p->group && !a->xof)
+		settle_or_declared(p, out);
 	/* GNU wants the digest, one blank and at least one more byte: "HEX "
 	 * alone is improper, while "HEX  " names " " (reversed form). */
 	if (n < len + 2 || !is_blank(s[len]))
@@ -458,6 +474,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	const struct fh_algo *a;
 	bool escaped = false;
 	size_t i = 0, taglen = 0, want = 0;
+	bool anylen = false;
 
 	memset(out, 0, sizeof *out);
 	/* GNU looks for '#' before it strips the CR, and only in column 1. */
@@ -486,8 +503,8 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	 * GNU counts it.  An extendable-output algorithm's tagged line
 	 * carries its default length, the tag's, or -l's: a digest cut
 	 * short vouches for nothing. */
-	a = match_tag(line + i, len - i, &taglen, &want);
-	if (a && a->xof && !want)
+	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen);
+	if (a && a->xof && !want && !anylen)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
 	if (a && (p->group ? !in_group_run(p, a) : p->algo && a != p->algo))
 		kind = FH_LINE_BAD;
@@ -506,6 +523,25 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	if (kind != FH_LINE_OK)
 		memset(out, 0, sizeof *out);
 	return kind;
+}
+
+enum fh_line_kind fh_list_parse_digest(struct fh_list_parser *p,
+				       const struct fh_algo *a, const char *s,
+				       size_t n, struct fh_list_line *out)
+{
+	bool by_length = !a && !p->algo && !p->group;
+
+	memset(out, 0, sizeof *out);
+	if (!a)
+		a = p->algo && !p->group ? p->algo : algo_by_digest(p, s, n);
+	if (!a || n != digest_run(s, n) || !take_digest(p, a, 0, s, n, out)) {
+		memset(out, 0, sizeof *out);
+		return FH_LINE_BAD;
+	}
+	if (by_length && !a->xof)
+		settle_or_declared(p, out);
+	p->next_algo = NULL;
+	return FH_LINE_OK;
 }
 
 /* An odd HEXLEN cannot be whole bytes, so it is refused too. */

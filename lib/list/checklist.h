@@ -26,6 +26,9 @@ struct fh_list_parser {
 	size_t outlen;
 	/* The list is standard input: a line naming "-" is then improper. */
 	bool list_is_stdin;
+	/* Lists as projects publish them (fhsum's own name, never a GNU
+	 * one): OpenSSL 3's names of algorithms in tags ("SHA2-256(f)= "). */
+	bool published;
 	/* GNU's latch: -1 until the first untagged line, then 0 after a
 	 * two-space/'*' line, 1 after a reversed single-space line.  It holds
 	 * for all later lines of all lists of a run: initialise it once. */
@@ -75,6 +78,14 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
  * are unescaped into it) and OUT points into it.  Returns the line's kind. */
 enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 				size_t len, struct fh_list_line *out);
+
+/* A digest alone, the N characters at S (hex in either case, or base64),
+ * as the digest of an untagged line would be taken: its algorithm A, else
+ * -a's, else its length's (OUT->alt set where several share it).  OUT's
+ * name is left empty, for the caller.  FH_LINE_OK or FH_LINE_BAD. */
+enum fh_line_kind fh_list_parse_digest(struct fh_list_parser *p,
+				       const struct fh_algo *a, const char *s,
+				       size_t n, struct fh_list_line *out);
 
 /* The algorithm P's "#fhsum untagged=" lines declare for untagged
  * digests of OUTLEN bytes, or NULL. */
