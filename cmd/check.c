@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "list/checklist.h"
@@ -33,11 +34,15 @@
 #include "operands.h"
 #include "quote.h"
 #include "settle.h"
+#include "shapes.h"
 
 /* One list being checked; freed when its end is reported. */
 struct list {
 	char *shown;            /* its name, or "standard input" */
 	uintmax_t misformatted, unreadable, mismatched;
+	/* A clear-signed list's lines outside its signed part, not read;
+	 * those of a pipe read before its signed part began. */
+	uintmax_t outside, late;
 	bool formatted, matched;
 	/* The lengths its untagged lines leave to settle, and verdicts. */
 	struct fh_settle settle;
@@ -56,6 +61,10 @@ struct item {
 	 * listed (for a second look at a file that did not match). */
 	struct fh_candidates *cand;
 	uint8_t expect[FH_MAX_DIGEST];
+	/* EV_LINE: the name the list's only line gave, when its file is
+	 * not there and the one the list is named for is checked instead
+	 * (malloc'd); NULL otherwise. */
+	char *listed;
 	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
 };
 
@@ -64,6 +73,7 @@ struct checker {
 	struct operands *ops;
 	struct fh_list_parser parser;
 	struct fh_lines lines;  /* the list being read */
+	struct fh_shapes shapes; /* ... and its shape (shapes.h) */
 	bool reading;           /* a list is open */
 	bool is_stdin;
 	struct list *list;
@@ -75,6 +85,9 @@ struct checker {
 	bool has_held;
 	char *list_name;        /* the list being read, as named */
 	char *probe_name;       /* the last probe's file, kept for the engine */
+	/* The file the list is named for, checked instead of the missing
+	 * one its only line names (LISTED, until its item takes it). */
+	char *stem, *listed;
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -119,8 +132,9 @@ static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
 {
 	struct fh_list_parser p = k->parser;
 	struct fh_lines lines = { 0 };
+	struct fh_shapes shapes = { 0 };
 	int fd = k->is_stdin ? -1 : open(k->list_name, O_RDONLY | O_CLOEXEC);
-	uintmax_t n = 0, seen = 0;
+	uintmax_t lineno, seen = 0;
 
 	if (fd < 0)
 		return;
@@ -128,17 +142,17 @@ static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
 		close(fd);
 		return;
 	}
+	/* The list's entries as the check reads them: its signed part. */
+	fh_shapes_start(&shapes, &lines, -1, NULL, k->shapes.on);
+	shapes.begin = k->shapes.begin;
 	for (;;) {
-		char *line;
-		size_t len;
 		struct fh_list_line l;
 		uint64_t sz;
+		enum fh_shape_kind kind = fh_shapes_next(&shapes, &p, &l, &lineno);
 
-		if (fh_lines_next(&lines, &line, &len) != FH_LINES_LINE || *size <= PROBE_SMALL ||
-		    seen == PROBE_AHEAD)
+		if (kind == FH_SHAPE_END || *size <= PROBE_SMALL || seen == PROBE_AHEAD)
 			break;
-		if (++n <= k->lineno ||
-		    fh_list_parse(&p, line, len, &l) != FH_LINE_OK)
+		if (lineno <= k->lineno || kind != FH_SHAPE_OK)
 			continue;
 		seen++;
 		if (!l.alt || l.outlen != outlen)
@@ -154,6 +168,7 @@ static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
 		*name = copy;
 		*size = sz;
 	}
+	fh_shapes_free(&shapes);
 	fh_lines_free(&lines);
 	close(fd);
 }
@@ -196,6 +211,8 @@ static void end_list(struct checker *k, struct fh_job *job)
 
 	if (k->lines.err)
 		it->err = -1;
+	k->list->outside = k->shapes.outside;
+	k->list->late = k->shapes.late;
 	if (!k->is_stdin && close(k->lines.fd) != 0 && !it->err)
 		it->err = errno;
 	k->reading = false;
@@ -215,6 +232,8 @@ static void line_job(struct checker *k, const struct fh_list_line *l,
 	it->digestlen = l->digestlen;
 	it->base64 = l->base64;
 	fh_stdin_read |= strcmp(l->name, "-") == 0;
+	it->listed = k->listed;
+	k->listed = NULL;
 	job->user = it;
 	job->user_bytes = sizeof *it + l->digestlen;
 	job->path = l->name;
@@ -233,6 +252,30 @@ static void line_job(struct checker *k, const struct fh_list_line *l,
 		}
 	}
 	fh_job_kernels(k->c, job);
+}
+
+/* The list's only line L names a file that is not there (a build
+ * path, as some projects publish): when the file the list is named for
+ * is there, that one is checked instead, and it is said. */
+static void stem_instead(struct checker *k, struct fh_list_line *l)
+{
+	struct stat st;
+	char *stem;
+
+	if (k->is_stdin || strcmp(l->name, "-") == 0 ||
+	    lstat(l->name, &st) == 0 || errno != ENOENT)
+		return;
+	stem = fh_shapes_stem(k->list_name);
+	if (!stem || strcmp(stem, l->name) == 0 || stat(stem, &st) != 0 ||
+	    !S_ISREG(st.st_mode)) {
+		free(stem);
+		return;
+	}
+	free(k->stem);
+	k->stem = stem;
+	k->listed = fh_xstrdup(l->name);
+	l->name = stem;
+	l->namelen = strlen(stem);
 }
 
 /* L is of a length left to settle: true when a probe went first into
@@ -276,6 +319,9 @@ static bool next(void *ctx, struct fh_job *job)
 			}
 			if (!err && !fh_lines_start(&k->lines, fd, FH_LIST_LINE_MAX, '\n'))
 				err = ENOMEM;
+			if (!err)
+				fh_shapes_start(&k->shapes, &k->lines, fd,
+						k->is_stdin ? NULL : name, fh_gnu_as == NULL);
 			if (err) {
 				if (fd >= 0 && !k->is_stdin)
 					close(fd);
@@ -306,37 +352,30 @@ static bool next(void *ctx, struct fh_job *job)
 		}
 
 		struct fh_list_line l;
-		enum fh_line_kind kind = FH_LINE_OK;
+		enum fh_shape_kind kind = FH_SHAPE_OK;
 
 		if (k->has_held) {
 			l = k->held;
 			k->has_held = false;
 		} else {
-			char *line;
-			size_t len;
-			enum fh_lines_status got = fh_lines_next(&k->lines, &line, &len);
-
-			if (got == FH_LINES_END) {
-				end_list(k, job);
-				return true;
-			}
-			k->lineno++;
-			kind = got == FH_LINES_TOO_LONG ? FH_LINE_BAD
-			     : fh_list_parse(&k->parser, line, len, &l);
+			kind = fh_shapes_next(&k->shapes, &k->parser, &l, &k->lineno);
 		}
 
 		switch (kind) {
-		case FH_LINE_SKIP:
-			continue;
-		case FH_LINE_BAD: {
+		case FH_SHAPE_END:
+			end_list(k, job);
+			return true;
+		case FH_SHAPE_BAD: {
 			struct item *it = new_item(EV_BAD_LINE, k->list, 0);
 
 			it->lineno = k->lineno;
 			job->user = it;
 			return true;
 		}
-		case FH_LINE_OK:
+		case FH_SHAPE_OK:
 			((char *)l.name)[l.namelen] = '\0';
+			if (k->shapes.single)
+				stem_instead(k, &l);
 			if (l.alt && line_to_settle(k, &l, job))
 				return true;
 			line_job(k, &l, job);
@@ -444,6 +483,15 @@ static bool list_done(const struct cli *c, struct item *it)
 		return false;
 	}
 	if (!c->status_only) {
+		if (n->late)
+			fh_error(0, "WARNING: %" PRIuMAX " %s before the signed part %s read: "
+				    "give the list as a file, or its signed text alone",
+				 n->late, n->late == 1 ? "line" : "lines",
+				 n->late == 1 ? "was" : "were");
+		if (n->outside)
+			fh_error(0, "WARNING: %" PRIuMAX " %s outside the signed part %s ignored",
+				 n->outside, n->outside == 1 ? "line" : "lines",
+				 n->outside == 1 ? "was" : "were");
 		if (n->misformatted)
 			fh_error(0, "WARNING: %" PRIuMAX " %s improperly formatted",
 				 n->misformatted,
@@ -458,8 +506,8 @@ static bool list_done(const struct cli *c, struct item *it)
 		if (c->ignore_missing && !n->matched)
 			fh_error(0, "%s: no file was verified", q);
 	}
-	return n->matched && !n->mismatched && !n->unreadable &&
-	       (!c->strict || !n->misformatted);
+	return n->matched && !n->mismatched && !n->unreadable && !n->late &&
+	       (!c->strict || (!n->misformatted && !n->outside));
 }
 
 static void done(void *ctx, struct fh_job *job)
@@ -469,6 +517,14 @@ static void done(void *ctx, struct fh_job *job)
 
 	switch (it->ev) {
 	case EV_LINE:
+		if (it->listed && !k->c->status_only) {
+			fh_progress_clear();
+			fh_error(0, "%s: %s is not there: checking %s, the file the list is named for",
+				 fh_quotef(it->list->shown, strlen(it->list->shown)),
+				 fh_quotef(it->listed, strlen(it->listed)),
+				 fh_quotef(job->path, strlen(job->path)));
+		}
+		free(it->listed);
 		line_done(k, job, it);
 		break;
 	case EV_PROBE:
@@ -511,6 +567,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	/* One parser for the run: GNU's reversed-form latch carries from
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
+	k->parser.published = fh_gnu_as == NULL;
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {
@@ -522,6 +579,8 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	fh_lines_free(&k->lines);
 	free(k->list_name);
 	free(k->probe_name);
+	free(k->stem);
+	fh_shapes_free(&k->shapes);
 	free(k);
 	return ok;
 }
