@@ -179,6 +179,9 @@ When checking, the input should be a former output of this program, of\n\
 md5sum, sha1sum..sha512sum or sha3sum.  Without -a, an untagged line of\n\
 a length several algorithms share (SHA-2, SHA-3) takes the one the list's\n\
 '#fhsum untagged=' line names, or the one a listed file's content shows.\n\
+Lists as projects publish them are read too: a sidecar holding one digest\n\
+(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, gpg --print-md records,\n\
+and of a clear-signed list only the signed text (fhsum(1), CHECKING).\n\
 The default mode is to print a line with: checksum, a space, a character\n\
 indicating input mode ('*' for binary, ' ' for text or where binary is\n\
 insignificant), and name for each FILE.\n\
