@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "algo.h"
+#include "crc.h"
 
 /* Initial hash values: RFC 1321 §3.3; FIPS 180-4 §5.3.1 to §5.3.5. */
 static const uint32_t md5_iv[4] = {
@@ -88,6 +89,25 @@ static const struct fh_algo_row rows[] = {
 	  .length = FH_LENGTH_XOF },
 	{ .algo = { FH_KT256, FH_FAMILY_KECCAK, "kt256", "KT256", 64, 136, true, 0x07, 12, 64 },
 	  .length = FH_LENGTH_XOF },
+	/* The checksums: POSIX cksum's CRC and ITU-T V.42's CRC-32 (GNU
+	 * cksum's -a crc and crc32b, 9.6), the BSD and System V sums (GNU
+	 * sum -r and -s), and the CRCs S3 keeps (CRC-32C; CRC-64/NVME, its
+	 * default); crc.c has the models.  Their "block" is a byte.  The
+	 * sums' 16 bits are held in four bytes (sum.c). */
+	{ .algo = { FH_CRC, FH_FAMILY_CRC, "crc", "CRC", 4, 1, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .gnu_name = "cksum", .model = &fh_crc_cksum,
+	  .form = FH_FORM_CKSUM },
+	{ .algo = { FH_CRC32B, FH_FAMILY_CRC, "crc32b", "CRC32B", 4, 1, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_crc_32, .form = FH_FORM_CKSUM },
+	{ .algo = { FH_BSD, FH_FAMILY_SUM, "bsd", "BSD", 4, 1, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .gnu_name = "sum", .model = &fh_sum_bsd_kind,
+	  .form = FH_FORM_BSD },
+	{ .algo = { FH_SYSV, FH_FAMILY_SUM, "sysv", "SYSV", 4, 1, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_sum_sysv_kind, .form = FH_FORM_SYSV },
+	{ .algo = { FH_CRC32C, FH_FAMILY_CRC, "crc32c", "CRC32C", 4, 1, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_crc_32c },
+	{ .algo = { FH_CRC64NVME, FH_FAMILY_CRC, "crc64nvme", "CRC64NVME", 8, 1, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_crc_64nvme },
 };
 #undef GROUP
 

@@ -29,6 +29,18 @@ enum fh_length_rule {
 	FH_LENGTH_PICK,
 };
 
+/* The line an algorithm's result is written as: a digest and a name (the
+ * digest's forms: hex, base64, tagged), or one of the checksum lines of
+ * GNU cksum and sum, a decimal value, a size and the name: POSIX cksum's
+ * "CRC BYTES NAME" (crc, crc32b), `sum -r`'s "%05u %5s NAME" in 1024-byte
+ * blocks and `sum -s`'s "%u %s NAME" in 512-byte blocks, rounded up. */
+enum fh_line_form {
+	FH_FORM_DIGEST,
+	FH_FORM_CKSUM,
+	FH_FORM_BSD,
+	FH_FORM_SYSV,
+};
+
 struct fh_algo_row {
 	/* The public descriptor.  A group's has id FH_ALGO_COUNT, its -a
 	 * name and the label its messages use ("SHA2"); its family is
@@ -50,6 +62,11 @@ struct fh_algo_row {
 	/* A Merkle-Damgard algorithm's initial state (its family's state
 	 * layout); NULL for the families that start otherwise. */
 	const void *iv;
+	/* A checksum's parameters (crc.h's struct fh_crc_model, sum.c's
+	 * kind), read by its family alone; NULL for the others. */
+	const void *model;
+	/* How its lines look where they are not a digest and a name. */
+	enum fh_line_form form;
 };
 
 /* The rows in the order -a lists them (groups before their members);

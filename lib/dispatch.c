@@ -169,6 +169,16 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
+/* The checksums: the portable kernels alone so far. */
+static const struct fh_kernel *const crc_kernels[] = {
+	&fh_crc_portable,
+};
+static const struct fh_kernel *const crc_multi_kernels[] = { NULL };
+static const struct fh_kernel *const sum_kernels[] = {
+	&fh_sum_portable,
+};
+static const struct fh_kernel *const sum_multi_kernels[] = { NULL };
+
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
@@ -180,6 +190,8 @@ static const struct {
 	[FH_FAMILY_SHA1] = { sha1_kernels, FH_COUNT(sha1_kernels) },
 	[FH_FAMILY_SHA256] = { sha256_kernels, FH_COUNT(sha256_kernels) },
 	[FH_FAMILY_SHA512] = { sha512_kernels, FH_COUNT(sha512_kernels) },
+	[FH_FAMILY_CRC] = { crc_kernels, FH_COUNT(crc_kernels) },
+	[FH_FAMILY_SUM] = { sum_kernels, FH_COUNT(sum_kernels) },
 }, multi_tables[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = { md5_multi_kernels, FH_COUNT(md5_multi_kernels) - 1 },
 	[FH_FAMILY_KECCAK] = { keccak_multi_kernels,
@@ -189,6 +201,8 @@ static const struct {
 			       FH_COUNT(sha256_multi_kernels) - 1 },
 	[FH_FAMILY_SHA512] = { sha512_multi_kernels,
 			       FH_COUNT(sha512_multi_kernels) - 1 },
+	[FH_FAMILY_CRC] = { crc_multi_kernels, FH_COUNT(crc_multi_kernels) - 1 },
+	[FH_FAMILY_SUM] = { sum_multi_kernels, FH_COUNT(sum_multi_kernels) - 1 },
 };
 
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)

@@ -66,6 +66,14 @@ enum fh_algo_id {
 	FH_SHA256,
 	FH_SHA384,
 	FH_SHA512,
+	/* The checksums (crc.c, sum.c): POSIX cksum's CRC, the CRC-32 of
+	 * gzip and zip, the BSD and System V sums, and the CRCs S3 stores. */
+	FH_CRC,
+	FH_CRC32B,
+	FH_BSD,
+	FH_SYSV,
+	FH_CRC32C,
+	FH_CRC64NVME,
 	FH_ALGO_COUNT
 };
 
@@ -77,6 +85,8 @@ enum fh_family {
 	FH_FAMILY_SHA1,
 	FH_FAMILY_SHA256,
 	FH_FAMILY_SHA512,
+	FH_FAMILY_CRC,  /* every CRC model (crc.c) */
+	FH_FAMILY_SUM,  /* the BSD and System V sums (sum.c) */
 	FH_FAMILY_COUNT
 };
 

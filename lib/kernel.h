@@ -173,6 +173,19 @@ FH_KERNEL_ACCESSOR(fh_keccak_absorb, blocks)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_keccak_permute, permute)
 
+/* The checksum families.  CRC: the register REG (crc.h) after the N
+ * bytes at P, for model M; a kernel may serve some models only and hand
+ * the others to the portable one.  SUM: the running sum S after the N
+ * bytes at P, for the BSD sum (BSD true: rotate right by one, add the
+ * byte, 16 bits) or the System V one (the bytes added, 32 bits). */
+struct fh_crc_model;
+typedef uint64_t fh_crc_update_fn(const struct fh_crc_model *m, uint64_t reg,
+				  const uint8_t *p, size_t n);
+typedef uint32_t fh_sum_update_fn(bool bsd, uint32_t s, const uint8_t *p,
+				  size_t n);
+FH_KERNEL_ACCESSOR(fh_crc_update, blocks)
+FH_KERNEL_ACCESSOR(fh_sum_update, blocks)
+
 /* The most lanes any multi-buffer kernel has. */
 #define FH_MAX_LANES 32
 
@@ -182,6 +195,8 @@ extern const struct fh_kernel fh_keccak_portable;
 extern const struct fh_kernel fh_sha1_portable;
 extern const struct fh_kernel fh_sha256_portable;
 extern const struct fh_kernel fh_sha512_portable;
+extern const struct fh_kernel fh_crc_portable;
+extern const struct fh_kernel fh_sum_portable;
 
 /* This CPU's FH_CPU_* bits, traits included; probed once, thread-safe. */
 uint32_t fh_cpu_features(void);
