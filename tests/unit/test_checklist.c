@@ -846,6 +846,8 @@ static void test_round_trip(void)
 		H32, H56, H64, H96, H128, "0a", H96,    /* md5 .. shake256 */
 		H64, "0b", H128, H32,   /* turboshake128/256, kt128/256 */
 		X16 X16 "01234567", H56, H64, H96, H128, /* sha1 .. sha512 */
+		/* crc, crc32b, bsd, sysv, crc32c, crc64nvme */
+		"01234567", "89abcdef", "0000d16f", "000001dd", "e3069283", X16,
 	};
 	char name[64], line[512];
 	unsigned bad = 0;
