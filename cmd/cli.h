@@ -54,6 +54,9 @@ struct cli {
 	bool tag, zero, check;  /* --tag (--untagged clears it), -z, -c */
 	bool base64, raw;       /* --base64, --raw: the digest's form */
 	bool no_names;          /* --no-names */
+	/* No operand was given (standard input is read): cksum's and sum's
+	 * lines then name nothing, as GNU's. */
+	bool unnamed;
 	bool ignore_missing, quiet, status_only, strict, warn;
 	bool debug;
 	const struct fh_kernel_set *kernels; /* fh_kernels_pick (kernel_set.h) */

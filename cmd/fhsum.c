@@ -566,7 +566,7 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 
 /* The operands of the run (ARGC names at ARGV, or --files-from's) into
  * OPS.  Returns 0, or the status to exit with. */
-static int open_operands(const struct cli *c, int argc, char **argv,
+static int open_operands(struct cli *c, int argc, char **argv,
 			 struct operands *ops)
 {
 	bool auditing = c->audit || c->update || c->scrub;
@@ -605,6 +605,7 @@ static int open_operands(const struct cli *c, int argc, char **argv,
 		if (!ops->argc && !auditing) {
 			ops->argv = dash;
 			ops->argc = 1;
+			c->unnamed = true;
 		}
 		return 0;
 	}

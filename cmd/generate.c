@@ -165,6 +165,9 @@ static void done(void *ctx, struct fh_job *job)
 		return;
 	}
 	size_t namelen = strlen(job->path);
+	/* cksum's and sum's lines, unless the digest is asked for in base64
+	 * (a CRC as S3 shows it). */
+	bool form = fh_algo_row(job->algo)->form != FH_FORM_DIGEST && !c->base64;
 	size_t textlen = c->base64 ? fh_base64(g->text, job->digest, job->outlen)
 				   : 2 * job->outlen;
 	size_t need = fh_format_size(textlen, namelen);
@@ -192,9 +195,15 @@ static void done(void *ctx, struct fh_job *job)
 		fh_out_bytes(m, fh_meta_format(m, &b->meta));
 	}
 	free(b);
-	fh_out_bytes(g->line, fh_format_line(g->line, job->algo, g->text,
-					     textlen, job->path, namelen,
-					     flags));
+	if (form)
+		/* As GNU, the name only of a named operand. */
+		fh_out_bytes(g->line, fh_format_form(g->line, job->algo, job->digest,
+						     job->size, job->path, namelen,
+						     flags | (c->unnamed ? FH_FMT_NO_NAME : 0)));
+	else
+		fh_out_bytes(g->line, fh_format_line(g->line, job->algo, g->text,
+						     textlen, job->path, namelen,
+						     flags));
 	fh_out_end_line();
 }
 

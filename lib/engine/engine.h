@@ -79,8 +79,8 @@ struct fh_engine_opts {
 };
 
 /* The most algorithms one digest length may be (SHA-2, SHA-3 and those
- * to come at one length). */
-#define FH_CAND_MAX 4
+ * to come at one length; at four bytes the CRCs, the sums and XXH32). */
+#define FH_CAND_MAX 8
 
 /* The algorithms an untagged digest of one length may be, for the jobs of
  * one list whose lines have that length: the caller's, alive for the run.

@@ -10,6 +10,7 @@
  * fh_format_line writes the lines that md5sum (and cksum, for --base64)
  * prints when generating.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "checklist.h"
@@ -425,6 +426,86 @@ static void settle_or_declared(const struct fh_list_parser *p,
 	}
 }
 
+/* Whether A's lines are the checksum lines of cksum and sum. */
+static bool is_form_line(const struct fh_algo *a)
+{
+	return fh_algo_row(a)->form != FH_FORM_DIGEST;
+}
+
+/* The first algorithm of the table whose lines are checksum lines of
+ * four-byte values: the one a line of that form takes when nothing
+ * names its algorithm, the others of its length settling with it. */
+static const struct fh_algo *first_form_algo(void)
+{
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+
+		if (is_form_line(a))
+			return a;
+	}
+	return NULL;
+}
+
+/* A checksum line of cksum or sum, as they write it: a decimal value, one
+ * or more spaces, a decimal size (bytes, or blocks), one space, the name
+ * as it is (GNU does not escape these names).  A line without a name (of
+ * standard input) names no file to check, and is improper.  The size is
+ * not compared: the value vouches for the content. */
+static enum fh_line_kind parse_form(struct fh_list_parser *p,
+				    const struct fh_algo *a, char *s, size_t n,
+				    struct fh_list_line *out)
+{
+	size_t i = 0, digits;
+	uint64_t v = 0;
+
+	while (i < n && s[i] >= '0' && s[i] <= '9' && i < 11)
+		v = v * 10 + (uint64_t)(s[i++] - '0');
+	if (i == 0 || i == 11 || v > 0xffffffffu || i >= n || s[i] != ' ')
+		return FH_LINE_BAD;
+	while (i < n && s[i] == ' ')
+		i++;
+	for (digits = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (!digits || i + 1 >= n || s[i] != ' ')
+		return FH_LINE_BAD;
+	i++;
+	for (int k = 0; k < 8; k++)
+		out->digest_buf[k] = "0123456789abcdef"[v >> (28 - 4 * k) & 15];
+	out->digest_buf[8] = '\0';
+	out->algo = a ? a : first_form_algo();
+	out->digest = out->digest_buf;
+	out->digestlen = 8;
+	out->outlen = out->algo->digest_bytes;
+	if (!a)
+		settle_or_declared(p, out);
+	if (!finish_name(s + i, n - i, false, &out->namelen))
+		return FH_LINE_BAD;
+	out->name = s + i;
+	return FH_LINE_OK;
+}
+
+/* Whether the N bytes at S have the shape of a checksum line: digits, a
+ * space, spaces and digits, a space.  A GNU line's digest is followed by
+ * two blanks or " *", a reversed line's by one blank and its name: a
+ * reversed line whose name starts with digits and a space is taken for a
+ * checksum line, and needs -a. */
+static bool form_shape(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == 0 || i > 10 || i >= n || s[i] != ' ')
+		return false;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i >= n || s[i] < '0' || s[i] > '9')
+		return false;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i < n && s[i] == ' ';
+}
+
 /* DIGEST  NAME, DIGEST *NAME or the reversed DIGEST NAME; S holds N bytes
  * from the digest's first character. */
 static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
@@ -503,6 +584,14 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	 * GNU counts it.  An extendable-output algorithm's tagged line
 	 * carries its default length, the tag's, or -l's: a digest cut
 	 * short vouches for nothing. */
+	/* cksum's and sum's lines, under -a of theirs or alone; with -a of
+	 * another algorithm, such a line is improper as any other. */
+	if (!escaped && (p->algo && !p->group ? is_form_line(p->algo)
+					      : !p->group && form_shape(line + i, len - i))) {
+		kind = parse_form(p, p->algo, line + i, len - i, out);
+		p->next_algo = NULL;
+		goto done;
+	}
 	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen);
 	if (a && a->xof && !want && !anylen)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
@@ -514,6 +603,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	else
 		kind = parse_untagged(p, line + i, len - i, escaped, out);
 	p->next_algo = NULL; /* a metadata line's word is its line's alone */
+done:
 
 	/* "-" would be the list itself when the list is standard input.  GNU
 	 * compares C strings, so "-" followed by a NUL counts too. */
@@ -679,4 +769,36 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 	}
 	out[o++] = zero ? '\0' : '\n';
 	return o;
+}
+
+size_t fh_format_form(char *out, const struct fh_algo *algo,
+		      const uint8_t *value, uint64_t size, const char *name,
+		      size_t len, int flags)
+{
+	unsigned long v = (unsigned long)value[0] << 24 | (unsigned long)value[1] << 16 |
+			  (unsigned long)value[2] << 8 | value[3];
+	/* Blocks are rounded up, as GNU's human_readable with
+	 * human_ceiling counts them: 1 KiB for BSD, 512 bytes for System V. */
+	unsigned long long bsd_blocks = size / 1024 + (size % 1024 != 0);
+	unsigned long long sysv_blocks = size / 512 + (size % 512 != 0);
+	int o;
+
+	switch (fh_algo_row(algo)->form) {
+	case FH_FORM_BSD:
+		o = sprintf(out, "%05lu %5llu", v, bsd_blocks);
+		break;
+	case FH_FORM_SYSV:
+		o = sprintf(out, "%lu %llu", v, sysv_blocks);
+		break;
+	default:
+		o = sprintf(out, "%lu %llu", v, (unsigned long long)size);
+		break;
+	}
+	if (!(flags & FH_FMT_NO_NAME)) {
+		out[o++] = ' ';
+		memcpy(out + o, name, len);
+		o += (int)len;
+	}
+	out[o++] = flags & FH_FMT_ZERO ? '\0' : '\n';
+	return (size_t)o;
 }

@@ -67,6 +67,9 @@ struct fh_list_line {
 	 * ALT another, and the caller settles which by the file's content
 	 * (cmd/lists/settle.h).  NULL otherwise. */
 	const struct fh_algo *alt;
+	/* A checksum line's decimal value as hex digits, which DIGEST then
+	 * points to (cksum's and sum's lines, algo.h's forms). */
+	char digest_buf[2 * 8 + 1];
 };
 
 /* Initialises P for a run. */
@@ -124,5 +127,15 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 		      const char *digest, size_t digestlen, const char *name,
 		      size_t len, int flags);
 size_t fh_format_size(size_t digestlen, size_t namelen);
+
+/* Formats the checksum line of ALGO's form (algo.h, not FH_FORM_DIGEST)
+ * into OUT, as GNU cksum and sum print it: VALUE (the digest's four
+ * bytes, most significant first), SIZE bytes as that form counts them,
+ * NAME (LEN bytes, as it is: GNU escapes none) unless FH_FMT_NO_NAME,
+ * and a newline, or a NUL with FH_FMT_ZERO.  OUT must hold
+ * fh_format_size(0, len) bytes.  Returns the line's length. */
+size_t fh_format_form(char *out, const struct fh_algo *algo,
+		      const uint8_t *value, uint64_t size, const char *name,
+		      size_t len, int flags);
 
 #endif
