@@ -98,6 +98,17 @@ void fh_cli_set_algorithm(struct cli *c, const char *name)
 	c->label = r->algo.tag;
 }
 
+void fh_cli_set_form(struct cli *c, enum fh_line_form form)
+{
+	const struct fh_algo_row *r;
+
+	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++)
+		if (r->form == form) {
+			fh_cli_set_algorithm(c, r->algo.name);
+			return;
+		}
+}
+
 /* -l BITS as cksum 9.8 reads it: a decimal number, blanks before it
  * allowed, no sign but '+'; one too large for the type is its largest
  * value, which no algorithm takes, so it gets the message of any other
@@ -191,8 +202,10 @@ bool fh_cli_algorithm_of_program(struct cli *c)
 		return false;
 	c->algo = &r->algo;
 	c->label = r->algo.tag;
-	if (r->gnu_name && strcmp(fh_prog, r->gnu_name) == 0)
+	if (r->gnu_name && strcmp(fh_prog, r->gnu_name) == 0) {
 		fh_gnu_as = r->algo.tag;
+		fh_gnu_form = r->form;
+	}
 	return fh_gnu_as != NULL;
 }
 

@@ -568,6 +568,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.published = fh_gnu_as == NULL;
+	k->parser.tags_only = fh_gnu_form == FH_FORM_CKSUM;
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {

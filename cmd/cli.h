@@ -221,6 +221,10 @@ void fh_progress_clear(void);
  * name, md5sum or sha1sum..sha512sum, and so takes that program's options
  * only; NULL under any other name. */
 extern const char *fh_gnu_as;
+/* Under a GNU name, the form of that program's lines (algo.h):
+ * FH_FORM_CKSUM as cksum, FH_FORM_BSD as sum, FH_FORM_DIGEST as md5sum
+ * and the other digest programs (and under fhsum's own name). */
+extern enum fh_line_form fh_gnu_form;
 
 /* The table of algorithms as the command reads it (algorithms.c).
  * set_algorithm: -a NAME, or a usage error listing the names.
@@ -231,6 +235,8 @@ extern const char *fh_gnu_as;
  * name is a GNU program's (fh_gnu_as set).  list_algorithms:
  * --list-algorithms. */
 void fh_cli_set_algorithm(struct cli *c, const char *name);
+/* The first algorithm of the table whose lines are of FORM (sum's -r, -s). */
+void fh_cli_set_form(struct cli *c, enum fh_line_form form);
 void fh_cli_apply_length(struct cli *c, const char *arg);
 bool fh_cli_check_group(const struct cli *c);
 bool fh_cli_algorithm_of_program(struct cli *c);

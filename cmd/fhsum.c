@@ -186,6 +186,36 @@ static bool audit_run(int argc, char **argv, const struct option *opts)
 	return false;
 }
 
+/* GNU cksum 9.1 and sum 9.1 (their form in the table of algorithms,
+ * fh_gnu_form): their options alone, in their order.  cksum takes -b and
+ * -t as short options and then refuses them with the usage line alone. */
+static const struct option cksum_longopts[] = {
+	{ "length", required_argument, NULL, 'l' },
+	{ "check", no_argument, NULL, 'c' },
+	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "status", no_argument, NULL, OPT_STATUS },
+	{ "warn", no_argument, NULL, 'w' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "tag", no_argument, NULL, OPT_TAG },
+	{ "zero", no_argument, NULL, 'z' },
+	{ "algorithm", required_argument, NULL, 'a' },
+	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "untagged", no_argument, NULL, OPT_UNTAGGED },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+static const char cksum_shortopts[] = ":a:l:bctwz";
+
+static const struct option sum_longopts[] = {
+	{ "sysv", no_argument, NULL, 's' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+static const char sum_shortopts[] = ":rs";
+
 /* The short options, after the ':' that makes getopt_long tell a missing
  * argument (':') from an unknown option ('?'); GNU's under a GNU name. */
 static const char shortopts[] = ":a:bcj:l:rtwz";
@@ -327,6 +357,7 @@ struct args {
 	const char *length;     /* -l */
 	const char *max_time, *max_bytes;
 	bool list, bench, untagged;
+	bool algorithm;         /* -a, under cksum's name */
 	struct exclude_arg *excludes;
 	size_t nexcludes;
 };
@@ -389,6 +420,29 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	}
 }
 
+/* An option of cksum or sum, as those programs take it.  cksum's -a names
+ * any algorithm of the table, its digests tagged by default; its -c
+ * reads only tagged lines and cksum's and sum's own lines, which GNU's
+ * refuses.  sum's -r and -s pick BSD's sum or System V's, the last one
+ * given winning. */
+static void take_program_option(int opt, struct cli *c, struct args *a)
+{
+	switch (opt) {
+	case 'r': fh_cli_set_form(c, FH_FORM_BSD); break;
+	case 's': fh_cli_set_form(c, FH_FORM_SYSV); break;
+	case 'a':
+		fh_cli_set_algorithm(c, optarg);
+		a->algorithm = true;
+		break;
+	case 'b': case 't': usage_error(NULL, NULL); break;
+	case 'l':
+		fh_error(0, "--length is only supported with --algorithm=blake2b");
+		exit(EXIT_FAILURE);
+	case OPT_DEBUG: break;
+	default: take_option(opt, c, a); break;
+	}
+}
+
 /* The options of ARGV into C and A; the program's name into fh_prog. */
 static void parse(int argc, char **argv, struct cli *c, struct args *a)
 {
@@ -402,9 +456,12 @@ static void parse(int argc, char **argv, struct cli *c, struct args *a)
 		fh_prog = slash ? slash + 1 : argv[0];
 		argv[0] = (char *)fh_prog; /* getopt's messages use it */
 	}
-	const struct optset opts = fh_cli_algorithm_of_program(c)
-		? (struct optset){ gnu_longopts, gnu_shortopts }
-		: (struct optset){ longopts, shortopts };
+	bool gnu = fh_cli_algorithm_of_program(c);
+	const struct optset opts =
+		!gnu ? (struct optset){ longopts, shortopts }
+		: fh_gnu_form == FH_FORM_CKSUM ? (struct optset){ cksum_longopts, cksum_shortopts }
+		: fh_gnu_form != FH_FORM_DIGEST ? (struct optset){ sum_longopts, sum_shortopts }
+		: (struct optset){ gnu_longopts, gnu_shortopts };
 
 	c->always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 	if (feed && strcmp(feed, "map") == 0)
@@ -417,8 +474,14 @@ static void parse(int argc, char **argv, struct cli *c, struct args *a)
 	while ((opt = getopt_long(argc, argv, opts.shorts, opts.longs, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
 			option_error(argc, argv, opt, &opts);
-		take_option(opt, c, a);
+		if (fh_gnu_form != FH_FORM_DIGEST)
+			take_program_option(opt, c, a);
+		else
+			take_option(opt, c, a);
 	}
+	/* cksum prints digests tagged unless --untagged. */
+	if (fh_gnu_form == FH_FORM_CKSUM)
+		c->tag = !a->untagged && !c->check;
 }
 
 /* Options that cannot go together, GNU's words for the output's forms
@@ -554,6 +617,9 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 		usage_error("invalid number of bytes: %s", fh_quote(a->max_bytes));
 	if (a->max_time && !fh_parse_duration(a->max_time, max_time))
 		usage_error("invalid time interval: %s", fh_quote(a->max_time));
+	/* cksum -c without -a: each line's tag, or its form, says. */
+	if (fh_gnu_form == FH_FORM_CKSUM && c->check && !a->algorithm)
+		c->algo = NULL, c->label = NULL;
 	if (c->algo)
 		c->outlen = c->algo->digest_bytes;
 	if (a->length)

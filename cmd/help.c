@@ -6,6 +6,7 @@
 #include "cli.h"
 
 const char *fh_gnu_as;
+enum fh_line_form fh_gnu_form;
 
 /* The -a names, from the table of algorithms (lib/algo.h), wrapped in
  * --help's column. */
@@ -70,6 +71,83 @@ abbreviations of them as GNU does.  Run it as fhsum for its own options\n\
 	exit(EXIT_SUCCESS);
 }
 
+/* --help as cksum 9.1 and sum 9.1 print it (their options are all the
+ * run takes): GNU's text. */
+static void cksum_usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
+	fputs("\
+Print or verify checksums.\n\
+By default use the 32 bit CRC algorithm.\n\
+\n\
+With no FILE, or when FILE is -, read standard input.\n\
+\n\
+Mandatory arguments to long options are mandatory for short options too.\n\
+  -a, --algorithm=TYPE  select the digest type to use.  See DIGEST below.\n\
+  -c, --check           read checksums from the FILEs and check them\n\
+  -l, --length=BITS     digest length in bits; must not exceed the max for\n\
+                          the blake2 algorithm and must be a multiple of 8\n\
+      --tag             create a BSD-style checksum (the default)\n\
+      --untagged        create a reversed style checksum, without digest type\n\
+  -z, --zero            end each output line with NUL, not newline,\n\
+                          and disable file name escaping\n\
+\n\
+The following five options are useful only when verifying checksums:\n\
+      --ignore-missing  don't fail or report status for missing files\n\
+      --quiet           don't print OK for each successfully verified file\n\
+      --status          don't output anything, status code shows success\n\
+      --strict          exit non-zero for improperly formatted checksum lines\n\
+  -w, --warn            warn about improperly formatted checksum lines\n\
+\n\
+      --debug           indicate which implementation used\n\
+      --help        display this help and exit\n\
+      --version     output version information and exit\n\
+\n\
+DIGEST determines the digest algorithm and default output format:\n\
+  sysv      (equivalent to sum -s)\n\
+  bsd       (equivalent to sum -r)\n\
+  crc       (equivalent to cksum)\n\
+  md5       (equivalent to md5sum)\n\
+  sha1      (equivalent to sha1sum)\n\
+  sha224    (equivalent to sha224sum)\n\
+  sha256    (equivalent to sha256sum)\n\
+  sha384    (equivalent to sha384sum)\n\
+  sha512    (equivalent to sha512sum)\n\
+  blake2b   (equivalent to b2sum)\n\
+  sm3       (only available through cksum)\n\
+\n\
+When checking, the input should be a former output of this program,\n\
+or equivalent standalone program.\n\
+\n\
+GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+Report any translation bugs to <https://translationproject.org/team/>\n", stdout);
+	printf("Full documentation <https://www.gnu.org/software/coreutils/%s>\n"
+	       "or available locally via: info '(coreutils) %s invocation'\n",
+	       fh_prog, fh_prog);
+	exit(EXIT_SUCCESS);
+}
+
+static void sum_usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
+	fputs("\
+Print or check BSD (16-bit) checksums.\n\
+\n\
+With no FILE, or when FILE is -, read standard input.\n\
+\n\
+  -r              use BSD sum algorithm (the default), use 1K blocks\n\
+  -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n\
+      --help        display this help and exit\n\
+      --version     output version information and exit\n\
+\n\
+GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+Report any translation bugs to <https://translationproject.org/team/>\n", stdout);
+	printf("Full documentation <https://www.gnu.org/software/coreutils/%s>\n"
+	       "or available locally via: info '(coreutils) %s invocation'\n",
+	       fh_prog, fh_prog);
+	exit(EXIT_SUCCESS);
+}
+
 void fh_usage(int status)
 {
 	if (status != EXIT_SUCCESS) {
@@ -77,6 +155,10 @@ void fh_usage(int status)
 		fprintf(stderr, "Try '%s --help' for more information.\n", fh_prog);
 		exit(status);
 	}
+	if (fh_gnu_form == FH_FORM_CKSUM)
+		cksum_usage();
+	if (fh_gnu_form != FH_FORM_DIGEST)
+		sum_usage();
 	if (fh_gnu_as)
 		gnu_usage();
 	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);

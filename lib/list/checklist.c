@@ -64,6 +64,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->outlen = outlen;
 	p->list_is_stdin = false;
 	p->published = false;
+	p->tags_only = false;
 	p->reversed = -1;
 	p->ndeclared = 0;
 	p->next_algo = NULL;
@@ -600,6 +601,8 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	else if (a)
 		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,
 				    escaped, out);
+	else if (p->tags_only && !p->algo)
+		kind = FH_LINE_BAD;
 	else
 		kind = parse_untagged(p, line + i, len - i, escaped, out);
 	p->next_algo = NULL; /* a metadata line's word is its line's alone */

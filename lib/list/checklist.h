@@ -29,6 +29,9 @@ struct fh_list_parser {
 	/* Lists as projects publish them (fhsum's own name, never a GNU
 	 * one): OpenSSL 3's names of algorithms in tags ("SHA2-256(f)= "). */
 	bool published;
+	/* As GNU cksum without -a: an untagged digest line is improper (a
+	 * tag, or the form of cksum's and sum's lines, must say). */
+	bool tags_only;
 	/* GNU's latch: -1 until the first untagged line, then 0 after a
 	 * two-space/'*' line, 1 after a reversed single-space line.  It holds
 	 * for all later lines of all lists of a run: initialise it once. */
