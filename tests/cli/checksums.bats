@@ -1,0 +1,198 @@
+#!/usr/bin/env bats
+# The checksums: POSIX cksum's CRC (-a crc), CRC-32 (-a crc32b), the BSD
+# and System V sums (-a bsd, -a sysv), and S3's CRC-32C and CRC-64/NVME.
+# Expected values come from GNU cksum and sum 9.1 (the oracles, compared
+# byte for byte through links named cksum and sum), from Python's zlib
+# and binascii, from tests/vectors (tests/vectors/checksums.py, checked
+# against the catalogue's check values), and from the models of
+# tests/vectors/checksums.py turned into S3's base64 by Python's base64;
+# never from fhsum.
+
+load helper
+
+setup() {
+	common_setup
+	command -v cksum >/dev/null && command -v sum >/dev/null ||
+		skip "GNU cksum and sum (the oracles) are not installed"
+	printf 123456789 >nine
+	printf hi >hi
+	: >empty
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes(i % 251 for i in range(70000)))' >big
+	printf 'x\ny' >'new
+line'
+}
+
+# Runs the shell text CMD twice, with GNU's programs and with fhsum's
+# links first on PATH, and fails unless stdout, stderr and the status
+# agree byte for byte.
+same_as_gnu() { # CMD
+	local dir
+	dir=$(dirname "$(link_path cksum)")
+	link_path sum >/dev/null
+	local st=0
+	bash -c "$1" >gnu.out 2>gnu.err || st=$?
+	echo "status $st" >>gnu.out
+	st=0
+	PATH=$dir:$PATH bash -c "$1" >fh.out 2>fh.err || st=$?
+	echo "status $st" >>fh.out
+	cmp -s gnu.out fh.out && cmp -s gnu.err fh.err ||
+		fail "differs from GNU: $1" "--- GNU" "$(cat gnu.out gnu.err)" "--- fhsum" "$(cat fh.out fh.err)"
+}
+
+@test "as cksum and sum, fhsum prints what GNU cksum and sum 9.1 print, byte for byte" {
+	local cmd
+	while IFS= read -r cmd; do
+		same_as_gnu "$cmd"
+	done <<'EOF2'
+cksum nine hi empty big
+cksum < big
+cksum - < nine
+cksum nine - hi < big
+cksum -z nine hi
+cksum $'new\nline' nine
+cksum missing nine
+cksum -a crc nine
+cksum -a bsd nine big empty
+cksum -a sysv nine big empty
+cksum -a sysv < big
+cksum -a md5 nine hi
+cksum -a sha256 --untagged nine
+cksum -a sha1 -z nine
+cksum -a md5 --tag --untagged $'new\nline'
+cksum -b nine
+cksum -t nine
+cksum -r nine
+cksum --b nine
+cksum -l 8 nine
+cksum --help
+sum nine hi empty big
+sum < big
+sum -s nine hi empty big
+sum -s < big
+sum -r -s nine
+sum -s -r nine
+sum --sysv big
+sum --s big
+sum - < big
+sum $'new\nline'
+sum missing big
+sum -c nine
+sum -x
+sum --help
+EOF2
+}
+
+@test "cksum -c of GNU cksum's tagged lists, and their improper untagged ones, as GNU" {
+	cksum -a md5 nine hi >tagged
+	cksum -a sha256 --untagged nine >untagged
+	same_as_gnu 'cksum -c tagged'
+	same_as_gnu 'cksum -c --tag tagged'
+	same_as_gnu 'cksum -c --status tagged'
+	same_as_gnu 'cksum -c untagged'
+	same_as_gnu 'cksum -a sha256 -c untagged'
+}
+
+@test "-c reads the lists GNU cksum, sum and sum -s write (GNU refuses), settling their algorithm by content" {
+	cksum nine hi big >crc.list
+	sum nine hi big >bsd.list
+	sum -s nine hi big >sysv.list
+	for l in crc bsd sysv; do
+		run fhsum -c $l.list
+		[ "$status" = 0 ] && [ "$output" = "$(printf 'nine: OK\nhi: OK\nbig: OK')" ] ||
+			fail "$l: $output"
+		run fhsum -a $l -c $l.list
+		[ "$status" = 0 ] || fail "-a $l: $output"
+		run fhsum_as cksum -a $l -c $l.list
+		[ "$status" = 0 ] || fail "cksum -a $l: $output"
+	done
+	printf x >>hi
+	run fhsum -c crc.list
+	[ "$status" = 1 ] && [[ $output == *"hi: FAILED"* ]] || fail "tampered: $output"
+	# Under -a of another algorithm these lines are improper.
+	run fhsum -a crc32c -c crc.list
+	[ "$status" = 1 ] && [[ $output == *"no properly formatted"* ]] || fail "$output"
+}
+
+@test "-a crc, bsd and sysv under fhsum's own name print cksum's and sum's lines, and -c reads them back" {
+	for a in crc:cksum bsd:"sum -r" sysv:"sum -s"; do
+		fhsum -a "${a%%:*}" nine hi big >fh.txt
+		${a#*:} nine hi big >gnu.txt
+		cmp fh.txt gnu.txt || fail "-a ${a%%:*}" "$(cat fh.txt)" "$(cat gnu.txt)"
+		fhsum -a "${a%%:*}" <big >fh.txt
+		${a#*:} <big >gnu.txt
+		cmp fh.txt gnu.txt || fail "-a ${a%%:*} of standard input"
+		run fhsum -c fh.txt
+		[ "$status" = 1 ] || fail "a line without a name cannot be checked"
+	done
+}
+
+@test "-a crc32b is zlib's and binascii's CRC-32, printed as cksum 9.6 prints it (decimal, size, name)" {
+	local n
+	for n in 0 1 7 8 9 63 64 65 1023 1100 4096 70000; do
+		head -c $n big >f$n
+		want=$(python3 -c 'import sys, zlib, binascii
+d = open(sys.argv[1], "rb").read()
+assert zlib.crc32(d) == binascii.crc32(d)
+print(zlib.crc32(d), len(d), sys.argv[1])' f$n)
+		[ "$(fhsum -a crc32b f$n)" = "$want" ] || fail "length $n: $(fhsum -a crc32b f$n), zlib: $want"
+	done
+}
+
+@test "every checksum agrees with its vectors and the catalogue's check values" {
+	local a n hex want
+	for a in crc crc32b bsd sysv crc32c crc64nvme; do
+		for n in 0 1 8 9 255 256 1100; do
+			hex=$(awk -v n=$n '$1 == n { print $2 }' "$FHSUM_VECTORS/$a.len")
+			python3 -c 'import sys; sys.stdout.buffer.write(bytes(i % 251 for i in range(int(sys.argv[1]))))' $n >v
+			case $a in
+			crc|crc32b) want="$((16#$hex)) $n v" ;;
+			bsd) want=$(printf '%05d %5d v' $((16#$hex)) $(((n + 1023) / 1024))) ;;
+			sysv) want="$((16#$hex)) $(((n + 511) / 512)) v" ;;
+			*) want="$hex  v" ;;
+			esac
+			[ "$(fhsum -a $a v)" = "$want" ] || fail "$a length $n: $(fhsum -a $a v), want $want"
+		done
+	done
+	[ "$(fhsum -a crc32c nine)" = "e3069283  nine" ]
+	[ "$(fhsum -a crc64nvme nine)" = "ae8b14860a799888  nine" ]
+	[ "$(fhsum -a crc32b nine)" = "$((16#cbf43926)) 9 nine" ]
+}
+
+# S3's checksums of whole objects: the CRC's bytes, most significant
+# first, in base64 (x-amz-checksum-crc32c, ChecksumCRC64NVME), recomputed
+# here by the models of tests/vectors/checksums.py and Python's base64.
+@test "--base64 prints CRC-32C, CRC-64/NVME and CRC-32 as S3 shows them; -c reads them tagged and untagged" {
+	local a tag
+	for a in crc32c:CRC32C:CRC32C:4 crc64nvme:CRC64NVME:CRC64NVME:8 crc32b:CRC32B:CRC32:4; do
+		IFS=: read -r name tag model size <<<"$a"
+		want=$(python3 - "$FHSUM_VECTORS" $model $size big <<'PY'
+import base64, sys
+sys.path.insert(0, sys.argv[1])
+import checksums
+m = getattr(checksums, sys.argv[2])
+v = m(open(sys.argv[4], "rb").read())
+print(base64.b64encode(v.to_bytes(int(sys.argv[3]), "big")).decode())
+PY
+)
+		[ "$(fhsum -a $name --base64 big)" = "$want  big" ] || fail "$name: $(fhsum -a $name --base64 big), S3: $want"
+		[ "$(fhsum -a $name --base64 --tag big)" = "$tag (big) = $want" ] || fail "$name --tag"
+		fhsum -a $name --base64 --tag big hi >t.list
+		fhsum -a $name hi big >u.list
+		run fhsum -c t.list
+		[ "$status" = 0 ] || fail "$name tagged base64: $output"
+		run fhsum -a $name -c u.list
+		[ "$status" = 0 ] || fail "$name untagged: $output"
+	done
+	[ "$(fhsum -a crc32c --tag nine)" = "CRC32C (nine) = e3069283" ]
+	[ "$(fhsum -a crc64nvme --tag nine)" = "CRC64NVME (nine) = ae8b14860a799888" ]
+}
+
+@test "an untagged 8-hex line settles among every algorithm of four-byte digests" {
+	fhsum -a crc32c nine hi big >c.list
+	run fhsum -c c.list
+	[ "$status" = 0 ] && [ "${#lines[@]}" = 3 ] || fail "$output"
+	python3 -c 'import zlib, sys
+for f in sys.argv[1:]: print("%08x  %s" % (zlib.crc32(open(f, "rb").read()), f))' nine hi big >z.list
+	run fhsum -c z.list
+	[ "$status" = 0 ] || fail "zlib's CRC-32 in hex: $output"
+}
