@@ -257,10 +257,17 @@ Kernels:\n\
 The sums are computed as described in RFC 1321 (MD5), FIPS 180-4 (SHA-1,\n\
 SHA-2), FIPS 202 (SHA-3, SHAKE) and RFC 9861 (TurboSHAKE with domain byte\n\
 1F; KT128 and KT256, KangarooTwelve, with an empty customization string).\n\
+crc is POSIX cksum's CRC (its length appended), crc32b ITU-T V.42's CRC-32\n\
+(gzip, zip), crc32c CRC-32/ISCSI and crc64nvme CRC-64/NVME (S3's); bsd and\n\
+sysv are sum -r's and sum -s's.  crc, crc32b, bsd and sysv print GNU\n\
+cksum's and sum's lines (value, size, name), or their digest in base64\n\
+with --base64 (S3's form, most significant byte first).\n\
 When checking, the input should be a former output of this program, of\n\
-md5sum, sha1sum..sha512sum or sha3sum.  Without -a, an untagged line of\n\
-a length several algorithms share (SHA-2, SHA-3) takes the one the list's\n\
-'#fhsum untagged=' line names, or the one a listed file's content shows.\n\
+md5sum, sha1sum..sha512sum, sha3sum, cksum or sum (-r, -s, --sysv).\n\
+Without -a, an untagged line of a length several algorithms share (SHA-2,\n\
+SHA-3; the CRCs and sums, whose decimal lines share one) takes the one\n\
+the list's '#fhsum untagged=' line names, or the one a listed file's\n\
+content shows.\n\
 Lists as projects publish them are read too: a sidecar holding one digest\n\
 (x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, gpg --print-md records,\n\
 and of a clear-signed list only the signed text (fhsum(1), CHECKING).\n\
@@ -276,7 +283,8 @@ void fh_version(void)
 {
 	printf("fhsum %s\n", FHSUM_VERSION);
 	fputs("MD5 (RFC 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 and SHAKE\n"
-	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861) checksums.\n"
+	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861) checksums;\n"
+	      "POSIX cksum's CRC, CRC-32, CRC-32C, CRC-64/NVME, BSD and System V sums.\n"
 	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
 	      stdout);
 }
