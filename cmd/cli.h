@@ -54,6 +54,7 @@ struct cli {
 	bool tag, zero, check;  /* --tag (--untagged clears it), -z, -c */
 	bool base64, raw;       /* --base64, --raw: the digest's form */
 	bool no_names;          /* --no-names */
+	bool sfv;               /* --sfv: an SFV list (RHash's layout) */
 	/* No operand was given (standard input is read): cksum's and sum's
 	 * lines then name nothing, as GNU's. */
 	bool unnamed;

@@ -57,6 +57,7 @@ enum {
 	OPT_JSON,
 	OPT_EXCLUDE,
 	OPT_EXCLUDE_FROM,
+	OPT_SFV,
 };
 
 static const struct option longopts[] = {
@@ -73,6 +74,7 @@ static const struct option longopts[] = {
 	{ "base64", no_argument, NULL, OPT_BASE64 },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "no-names", no_argument, NULL, OPT_NO_NAMES },
+	{ "sfv", no_argument, NULL, OPT_SFV },
 	{ "meta", no_argument, NULL, OPT_META },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "update", required_argument, NULL, OPT_UPDATE },
@@ -383,6 +385,7 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	case OPT_BASE64: c->base64 = true; break;
 	case OPT_RAW: c->raw = true; break;
 	case OPT_NO_NAMES: c->no_names = true; break;
+	case OPT_SFV: c->sfv = true; break;
 	case OPT_META: c->meta = true; break;
 	case OPT_AUDIT: c->audit = optarg; break;
 	case OPT_UPDATE: c->update = optarg; break;
@@ -494,6 +497,26 @@ static void check_forms(const struct cli *c)
 		usage_error("--base64 and --raw are mutually exclusive", NULL);
 	if (c->tag && c->no_names)
 		usage_error("--tag and --no-names are mutually exclusive", NULL);
+	if (c->sfv) {
+		/* An SFV list is its own form: CRC-32, upper-case hex, names
+		 * as they are. */
+		const struct { bool set; const char *name; } unlike[] = {
+			{ c->tag, "--tag" }, { c->base64, "--base64" }, { c->raw, "--raw" },
+			{ c->no_names, "--no-names" }, { c->zero, "--zero" },
+			{ c->json, "--json" }, { c->meta, "--meta" },
+		};
+
+		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
+			if (unlike[i].set)
+				usage_error("--sfv and %s are mutually exclusive",
+					    unlike[i].name);
+		if (c->check)
+			usage_error("the --sfv option is meaningless when verifying "
+				    "checksums (-c reads .sfv lists as they are)", NULL);
+		if (c->algo && c->algo != fh_algo_get(FH_CRC32B))
+			usage_error("--sfv writes CRC-32 (crc32b) alone, not %s",
+				    c->algo->name);
+	}
 	if (c->json) {
 		const struct { bool set; const char *name; } unlike[] = {
 			{ c->raw, "--raw" }, { c->no_names, "--no-names" },
@@ -617,6 +640,10 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 		usage_error("invalid number of bytes: %s", fh_quote(a->max_bytes));
 	if (a->max_time && !fh_parse_duration(a->max_time, max_time))
 		usage_error("invalid time interval: %s", fh_quote(a->max_time));
+	if (c->sfv) {
+		c->algo = fh_algo_get(FH_CRC32B);
+		c->label = c->algo->tag;
+	}
 	/* cksum -c without -a: each line's tag, or its form, says. */
 	if (fh_gnu_form == FH_FORM_CKSUM && c->check && !a->algorithm)
 		c->algo = NULL, c->label = NULL;

@@ -190,6 +190,8 @@ With no FILE, or when FILE is -, read standard input.\n\
       --raw             emit a raw binary digest, not hexadecimal\n\
                         (one input only)\n\
       --no-names        emit the digests alone, one a line\n\
+      --sfv             write an SFV list (RHash's layout): comments, then\n\
+                        NAME and its CRC-32 (crc32b) in upper-case hex\n\
 \n\
 The following five options are useful only when verifying checksums:\n\
       --ignore-missing  don't fail or report status for missing files\n\
@@ -263,13 +265,13 @@ sysv are sum -r's and sum -s's.  crc, crc32b, bsd and sysv print GNU\n\
 cksum's and sum's lines (value, size, name), or their digest in base64\n\
 with --base64 (S3's form, most significant byte first).\n\
 When checking, the input should be a former output of this program, of\n\
-md5sum, sha1sum..sha512sum, sha3sum, cksum or sum (-r, -s, --sysv).\n\
+md5sum, sha1sum..sha512sum, sha3sum, cksum or sum (-r or -s).\n\
 Without -a, an untagged line of a length several algorithms share (SHA-2,\n\
 SHA-3; the CRCs and sums, whose decimal lines share one) takes the one\n\
 the list's '#fhsum untagged=' line names, or the one a listed file's\n\
 content shows.\n\
 Lists as projects publish them are read too: a sidecar holding one digest\n\
-(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, gpg --print-md records,\n\
+(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, records of gpg print-md,\n\
 and of a clear-signed list only the signed text (fhsum(1), CHECKING).\n\
 The default mode is to print a line with: checksum, a space, a character\n\
 indicating input mode ('*' for binary, ' ' for text or where binary is\n\

@@ -25,6 +25,7 @@ _fhsum_options='
 -  --base64         -
 -  --raw            -
 -  --no-names       -
+-  --sfv            -
 -  --ignore-missing -
 -  --quiet          -
 -  --status         -

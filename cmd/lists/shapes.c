@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,6 +106,14 @@ out:
 	return found;
 }
 
+/* Whether LIST is named as an SFV list is: "*.sfv", in any case. */
+static bool is_sfv_name(const char *list)
+{
+	size_t n = strlen(list);
+
+	return n > 4 && strcasecmp(list + n - 4, ".sfv") == 0;
+}
+
 bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 		     const char *list, bool on)
 {
@@ -119,6 +128,7 @@ bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 	s->outside = s->late = s->texts = s->entries = 0;
 	s->single = false;
 	s->ahead_status = -1;
+	s->sfv = on && list && is_sfv_name(list);
 	if (on && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		s->begin = find_begin(fd);
 	return true;
@@ -421,9 +431,53 @@ static bool may_be_gpg(const char *line, size_t len)
 	       memchr(line, ':', len);
 }
 
+/* An SFV line (LEN bytes at LINE, modified in place): "NAME CRC32HEX",
+ * the name everything before the last space.  ';' starts a comment;
+ * blank lines are skipped.  -a of another algorithm than CRC-32 makes
+ * every line improper. */
+static enum fh_line_kind sfv_line(struct fh_list_parser *p, char *line,
+				  size_t len, struct fh_list_line *out)
+{
+	const struct fh_algo *crc32 = fh_algo_get(FH_CRC32B);
+	size_t sp;
+
+	memset(out, 0, sizeof *out);
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len == 0 || line[0] == ';' || trimmed(line, len) == 0)
+		return FH_LINE_SKIP;
+	for (sp = len; sp > 0 && line[sp - 1] != ' '; sp--)
+		;
+	if (sp < 2 || len - sp != 8 || (p->algo && p->algo != crc32) ||
+	    fh_list_parse_digest(p, crc32, line + sp, 8, out) != FH_LINE_OK)
+		return FH_LINE_BAD;
+	out->name = line;
+	out->namelen = sp - 1;
+	return FH_LINE_OK;
+}
+
 enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 				  struct fh_list_line *out, uintmax_t *lineno)
 {
+	while (s->sfv) {
+		char *line;
+		size_t len;
+		enum fh_lines_status st = text_next(s, &line, &len, lineno);
+		enum fh_line_kind kind;
+
+		if (st == FH_LINES_END)
+			return FH_SHAPE_END;
+		s->entries++;
+		if (st == FH_LINES_TOO_LONG)
+			return FH_SHAPE_BAD;
+		kind = sfv_line(p, line, len, out);
+		if (kind == FH_LINE_SKIP) {
+			s->entries--;
+			continue;
+		}
+		return kind == FH_LINE_OK ? FH_SHAPE_OK : FH_SHAPE_BAD;
+	}
+
 	for (;;) {
 		char *line, *orig = NULL;
 		size_t len;

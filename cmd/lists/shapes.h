@@ -9,7 +9,10 @@
  *   groups, over one line or several;
  * - a sidecar: a list that holds one digest alone checks the file it is
  *   named for ("x.tar.gz.sha256" checks "x.tar.gz", beside it), in the
- *   algorithm its extension names, else by the digest's length.
+ *   algorithm its extension names, else by the digest's length;
+ * - an SFV list (a name ending in ".sfv"): "NAME CRC32" lines, the CRC-32
+ *   (crc32b) in 8 hex digits after the line's last space, ';' lines
+ *   comments (RHash's and the scene's form).
  *
  * A list's entries come out one at a time, parsed (checklist.h), with
  * the line each began on; memory stays that of one line and one record. */
@@ -25,6 +28,7 @@
 struct fh_shapes {
 	struct fh_lines *lines;
 	bool on;                /* fhsum's own name: the shapes are read */
+	bool sfv;               /* an SFV list: its lines alone are read */
 	const char *list;       /* the list as named; NULL: standard input */
 	uintmax_t lineno;       /* the last line read */
 	/* The line of a clear-signed list's "-----BEGIN PGP SIGNED
