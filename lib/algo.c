@@ -108,6 +108,18 @@ static const struct fh_algo_row rows[] = {
 	  .length = FH_LENGTH_NONE, .model = &fh_crc_32c },
 	{ .algo = { FH_CRC64NVME, FH_FAMILY_CRC, "crc64nvme", "CRC64NVME", 8, 1, false, 0, 0, 0 },
 	  .length = FH_LENGTH_NONE, .model = &fh_crc_64nvme },
+	/* xxHash (xxhash.c, its specification v0.2.0), seed 0: XXH32 and
+	 * XXH64 over stripes of 16 and 32 bytes, XXH3's 64 bits and XXH128
+	 * over 1024-byte blocks.  xxhsum 0.8 is the program of XXH64, its
+	 * default; its lines of XXH3 carry the prefix "XXH3_" (0.8.2). */
+	{ .algo = { FH_XXH32, FH_FAMILY_XXH, "xxh32", "XXH32", 4, 16, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[0] },
+	{ .algo = { FH_XXH64, FH_FAMILY_XXH, "xxh64", "XXH64", 8, 32, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[1] },
+	{ .algo = { FH_XXH3, FH_FAMILY_XXH, "xxh3", "XXH3", 8, 1024, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[2] },
+	{ .algo = { FH_XXH128, FH_FAMILY_XXH, "xxh128", "XXH128", 16, 1024, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[3] },
 };
 #undef GROUP
 

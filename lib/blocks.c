@@ -14,6 +14,8 @@ extern const struct fh_family_ops fh_md5_ops, fh_sha1_ops, fh_sha256_ops,
 	fh_sha512_ops, fh_keccak_ops;
 /* crc.c and sum.c: the checksums. */
 extern const struct fh_family_ops fh_crc_ops, fh_sum_ops;
+/* xxhash.c: XXH32, XXH64, XXH3 and XXH128. */
+extern const struct fh_family_ops fh_xxh_ops;
 
 static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = &fh_md5_ops,
@@ -23,6 +25,7 @@ static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_SHA512] = &fh_sha512_ops,
 	[FH_FAMILY_CRC] = &fh_crc_ops,
 	[FH_FAMILY_SUM] = &fh_sum_ops,
+	[FH_FAMILY_XXH] = &fh_xxh_ops,
 };
 
 const struct fh_family_ops *fh_family_ops(enum fh_family family)

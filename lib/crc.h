@@ -28,6 +28,8 @@ extern const struct fh_crc_model fh_crc_cksum, fh_crc_32, fh_crc_32c,
 	fh_crc_64nvme;
 /* The sum family's models (sum.c): whether the sum is BSD's. */
 extern const bool fh_sum_bsd_kind, fh_sum_sysv_kind;
+/* The xxHash family's models (xxhash.c): XXH32, XXH64, XXH3, XXH128. */
+extern const int fh_xxh_kinds[4];
 
 /* The register: a reflected model's CRC in its low WIDTH bits, least
  * significant bit first as its bytes arrive; a normal model's in the

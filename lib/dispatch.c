@@ -179,6 +179,12 @@ static const struct fh_kernel *const sum_kernels[] = {
 };
 static const struct fh_kernel *const sum_multi_kernels[] = { NULL };
 
+/* xxHash: XXH3's blocks. */
+static const struct fh_kernel *const xxh_kernels[] = {
+	&fh_xxh_portable,
+};
+static const struct fh_kernel *const xxh_multi_kernels[] = { NULL };
+
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
@@ -192,6 +198,7 @@ static const struct {
 	[FH_FAMILY_SHA512] = { sha512_kernels, FH_COUNT(sha512_kernels) },
 	[FH_FAMILY_CRC] = { crc_kernels, FH_COUNT(crc_kernels) },
 	[FH_FAMILY_SUM] = { sum_kernels, FH_COUNT(sum_kernels) },
+	[FH_FAMILY_XXH] = { xxh_kernels, FH_COUNT(xxh_kernels) },
 }, multi_tables[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = { md5_multi_kernels, FH_COUNT(md5_multi_kernels) - 1 },
 	[FH_FAMILY_KECCAK] = { keccak_multi_kernels,
@@ -203,6 +210,7 @@ static const struct {
 			       FH_COUNT(sha512_multi_kernels) - 1 },
 	[FH_FAMILY_CRC] = { crc_multi_kernels, FH_COUNT(crc_multi_kernels) - 1 },
 	[FH_FAMILY_SUM] = { sum_multi_kernels, FH_COUNT(sum_multi_kernels) - 1 },
+	[FH_FAMILY_XXH] = { xxh_multi_kernels, FH_COUNT(xxh_multi_kernels) - 1 },
 };
 
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)

@@ -74,6 +74,11 @@ enum fh_algo_id {
 	FH_SYSV,
 	FH_CRC32C,
 	FH_CRC64NVME,
+	/* xxHash (xxhash.c): XXH32, XXH64, XXH3's 64 bits and XXH128. */
+	FH_XXH32,
+	FH_XXH64,
+	FH_XXH3,
+	FH_XXH128,
 	FH_ALGO_COUNT
 };
 
@@ -87,6 +92,7 @@ enum fh_family {
 	FH_FAMILY_SHA512,
 	FH_FAMILY_CRC,  /* every CRC model (crc.c) */
 	FH_FAMILY_SUM,  /* the BSD and System V sums (sum.c) */
+	FH_FAMILY_XXH,  /* xxHash (xxhash.c) */
 	FH_FAMILY_COUNT
 };
 
@@ -155,6 +161,7 @@ typedef struct fh_ctx {
 		uint32_t sha256[8];
 		uint64_t sha512[8];
 		uint64_t keccak[25];
+		uint64_t xxh[8];  /* xxHash's accumulators */
 	} state;
 	uint8_t buf[FH_MAX_BLOCK];
 	/* What a family's own mode keeps beyond one state and one block:
@@ -176,6 +183,13 @@ typedef struct fh_ctx {
 			uint64_t leaf[25];
 			uint8_t leaf_buf[FH_MAX_BLOCK];
 		} kt;
+		/* XXH3 and XXH128 (xxhash.c): the last block read, hashed
+		 * only once a byte follows it (the last one is hashed
+		 * otherwise), and the last stripe of the block before it. */
+		struct {
+			uint8_t block[1024];
+			uint8_t tail[64];
+		} xxh;
 		uint64_t reserved[FH_CTX_MODE_BYTES / 8];
 	} mode;
 } fh_ctx;

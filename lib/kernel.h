@@ -183,6 +183,12 @@ typedef uint64_t fh_crc_update_fn(const struct fh_crc_model *m, uint64_t reg,
 				  const uint8_t *p, size_t n);
 typedef uint32_t fh_sum_update_fn(bool bsd, uint32_t s, const uint8_t *p,
 				  size_t n);
+/* XXH3 (and XXH128): NBLOCKS 1024-byte blocks of the large-input hash
+ * into its eight accumulators, with the default secret: each block's 16
+ * stripes, then the scramble. */
+typedef void fh_xxh3_blocks_fn(uint64_t acc[8], const uint8_t *data,
+			       size_t nblocks);
+FH_KERNEL_ACCESSOR(fh_xxh3_blocks, blocks)
 FH_KERNEL_ACCESSOR(fh_crc_update, blocks)
 FH_KERNEL_ACCESSOR(fh_sum_update, blocks)
 
@@ -197,6 +203,7 @@ extern const struct fh_kernel fh_sha256_portable;
 extern const struct fh_kernel fh_sha512_portable;
 extern const struct fh_kernel fh_crc_portable;
 extern const struct fh_kernel fh_sum_portable;
+extern const struct fh_kernel fh_xxh_portable;
 
 /* This CPU's FH_CPU_* bits, traits included; probed once, thread-safe. */
 uint32_t fh_cpu_features(void);

@@ -848,6 +848,7 @@ static void test_round_trip(void)
 		X16 X16 "01234567", H56, H64, H96, H128, /* sha1 .. sha512 */
 		/* crc, crc32b, bsd, sysv, crc32c, crc64nvme */
 		"01234567", "89abcdef", "0000d16f", "000001dd", "e3069283", X16,
+		"02cc5d05", X16, X16, H32, /* xxh32, xxh64, xxh3, xxh128 */
 	};
 	char name[64], line[512];
 	unsigned bad = 0;
@@ -862,8 +863,25 @@ static void test_round_trip(void)
 
 			for (size_t f = 0; f < 3; f++) {
 				int flags = flag_sets[f];
-				size_t n = fh_format_line(line, a, hex, hexlen,
-							  name, namelen, flags);
+				/* cksum's and sum's lines have one form: the
+				 * value in decimal, the size, the name. */
+				bool form = fh_algo_row(a)->form != FH_FORM_DIGEST;
+				uint8_t value[4];
+				size_t n;
+
+				/* GNU escapes no name in them: a name with a
+				 * line end, or none, cannot be read back. */
+				if (form && (!namelen || memchr(name, '\n', namelen) ||
+					     memchr(name, '\r', namelen)))
+					continue;
+				if (form) {
+					fh_unhex(value, hex, 8);
+					n = fh_format_form(line, a, value, 12345, name,
+							   namelen, 0);
+				} else {
+					n = fh_format_line(line, a, hex, hexlen,
+							   name, namelen, flags);
+				}
 				struct fh_list_parser p;
 				struct fh_list_line out;
 				enum fh_line_kind k;
@@ -889,7 +907,7 @@ static void test_round_trip(void)
 				     out.digestlen == hexlen &&
 				     memcmp(out.digest, hex, hexlen) == 0 &&
 				     out.algo == a &&
-				     out.binary == (flags == FH_FMT_BINARY);
+				     out.binary == (!form && flags == FH_FMT_BINARY);
 				n_cases++;
 				if (!ok) {
 					n_failed++;
