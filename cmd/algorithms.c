@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "kernel.h"
 #include "quote.h"
+#include "xxhsum.h"
 
 /* Appends WORD to the list in BUF (SIZE bytes) as the Nth of COUNT items,
  * GNU's way: "a, b, or c" with SERIAL, "a, b or c" without. */
@@ -205,6 +206,7 @@ bool fh_cli_algorithm_of_program(struct cli *c)
 	if (r->gnu_name && strcmp(fh_prog, r->gnu_name) == 0) {
 		fh_gnu_as = r->algo.tag;
 		fh_gnu_form = r->form;
+		fh_as_xxhsum = r->xxhsum;
 	}
 	return fh_gnu_as != NULL;
 }
@@ -231,10 +233,12 @@ void fh_list_algorithms(void)
 		printf("%-14s %-14s %-6s %-6u %-7s %s%s\n", a->name, a->tag, bits,
 		       a->block_bytes, fh_family_name(a->family),
 		       r->gnu_name ? r->gnu_name : r->link ? r->link : "-",
-		       r->gnu_name ? " (GNU)" : "");
+		       r->gnu_name ? " (drop-in)" : "");
 	}
 	printf("# BITS: the digest's; N+: an XOF, N by default (-l); "
 	       "-l: a group, -l picks\n"
 	       "# BLOCK: bytes, or the sponge's rate; PROGRAM: fhsum's name "
-	       "as this algorithm\n");
+	       "as this algorithm\n"
+	       "# (drop-in): that program's options and lines (GNU's, "
+	       "xxhsum's), -Dgnu_links\n");
 }

@@ -35,6 +35,7 @@
 #include "quote.h"
 #include "settle.h"
 #include "shapes.h"
+#include "xxhsum.h"
 
 /* One list being checked; freed when its end is reported. */
 struct list {
@@ -54,7 +55,7 @@ struct item {
 	enum event ev;
 	struct list *list;
 	int err;                /* EV_OPEN_ERROR, EV_END: errno, -1 read error */
-	uintmax_t lineno;       /* EV_BAD_LINE */
+	uintmax_t lineno;       /* EV_BAD_LINE, EV_LINE */
 	size_t digestlen;       /* EV_LINE: the digest's characters */
 	bool base64;            /* EV_LINE: ... in base64, else hex */
 	/* EV_LINE of a length left to settle: its candidates, and the digest
@@ -229,6 +230,7 @@ static void line_job(struct checker *k, const struct fh_list_line *l,
 	struct fh_candidates *cand = NULL;
 
 	memcpy(it->text, l->digest, l->digestlen);
+	it->lineno = k->lineno;
 	it->digestlen = l->digestlen;
 	it->base64 = l->base64;
 	fh_stdin_read |= strcmp(l->name, "-") == 0;
@@ -415,6 +417,12 @@ static void verdict(struct checker *k, struct item *it, const struct result *r,
 	l->formatted = true;
 	if (err == ENOENT && c->ignore_missing)
 		return;
+	if (err && fh_as_xxhsum) {
+		l->unreadable++;
+		if (!c->status_only)
+			fh_xxhsum_unreadable(l->shown, it->lineno, r->path, err);
+		return;
+	}
 	if (err) {
 		l->unreadable++;
 		fh_report_input_error(r->path, err);
@@ -478,9 +486,21 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(it->err, "%s", q);
 		return false;
 	}
+	if (!n->formatted && fh_as_xxhsum) {
+		fh_out_flush();
+		fprintf(stderr, "%s: no properly formatted xxHash checksum lines found\n",
+			n->shown);
+		return false;
+	}
 	if (!n->formatted) {
 		fh_error(0, "%s: no properly formatted checksum lines found", q);
 		return false;
+	}
+	if (fh_as_xxhsum) {
+		if (!c->status_only)
+			fh_xxhsum_summary(n->misformatted, n->unreadable, n->mismatched);
+		return !n->mismatched && !n->unreadable &&
+		       (!c->strict || !n->misformatted);
 	}
 	if (!c->status_only) {
 		if (n->late)
@@ -531,7 +551,11 @@ static void done(void *ctx, struct fh_job *job)
 		break; /* its verdict is the candidates' now */
 	case EV_BAD_LINE:
 		it->list->misformatted++;
-		if (k->c->warn) {
+		if (k->c->warn && fh_as_xxhsum) {
+			fh_out_flush();
+			fprintf(stderr, "%s:%ju: Error: Improperly formatted checksum line.\n",
+				it->list->shown, it->lineno);
+		} else if (k->c->warn) {
 			const char *label = k->c->label;
 
 			fh_progress_clear();
@@ -542,7 +566,10 @@ static void done(void *ctx, struct fh_job *job)
 		}
 		break;
 	case EV_OPEN_ERROR:
-		fh_report_input_error(it->text, it->err);
+		if (fh_as_xxhsum)
+			fh_xxhsum_open_error(it->text, it->err, true);
+		else
+			fh_report_input_error(it->text, it->err);
 		k->ok = false;
 		break;
 	case EV_END:

@@ -21,6 +21,7 @@
 #include "kernel_set.h"
 #include "operands.h"
 #include "quote.h"
+#include "xxhsum.h"
 
 enum {
 	OPT_IGNORE_MISSING = 256,
@@ -447,7 +448,7 @@ static void take_program_option(int opt, struct cli *c, struct args *a)
 }
 
 /* The options of ARGV into C and A; the program's name into fh_prog. */
-static void parse(int argc, char **argv, struct cli *c, struct args *a)
+static int parse(int argc, char **argv, struct cli *c, struct args *a)
 {
 	const char *lookahead = getenv("FHSUM_LOOKAHEAD");
 	const char *feed = getenv("FHSUM_FEED");
@@ -460,6 +461,13 @@ static void parse(int argc, char **argv, struct cli *c, struct args *a)
 		argv[0] = (char *)fh_prog; /* getopt's messages use it */
 	}
 	bool gnu = fh_cli_algorithm_of_program(c);
+
+	if (fh_as_xxhsum) {
+		/* xxhsum's own reading of its arguments. */
+		argc = fh_xxhsum_parse(argc, argv, c);
+		optind = 1;
+		return argc;
+	}
 	const struct optset opts =
 		!gnu ? (struct optset){ longopts, shortopts }
 		: fh_gnu_form == FH_FORM_CKSUM ? (struct optset){ cksum_longopts, cksum_shortopts }
@@ -485,6 +493,7 @@ static void parse(int argc, char **argv, struct cli *c, struct args *a)
 	/* cksum prints digests tagged unless --untagged. */
 	if (fh_gnu_form == FH_FORM_CKSUM)
 		c->tag = !a->untagged && !c->check;
+	return argc;
 }
 
 /* Options that cannot go together, GNU's words for the output's forms
@@ -766,7 +775,7 @@ int main(int argc, char **argv)
 	a.forced = getenv("FHSUM_KERNEL");
 	a.excludes = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.excludes);
 	fh_exclude_init(&exclude);
-	parse(argc, argv, &c, &a);
+	argc = parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
 		return status;
 	/* --benchmark measures the algorithm given, or all of them. */

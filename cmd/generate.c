@@ -14,6 +14,7 @@
 #include "operands.h"
 #include "quote.h"
 #include "settle.h"
+#include "xxhsum.h"
 
 struct gen {
 	const struct cli *c;
@@ -143,6 +144,12 @@ static void done(void *ctx, struct fh_job *job)
 			return;
 		}
 	}
+	if (job->err && fh_as_xxhsum) {
+		fh_xxhsum_open_error(job->path, job->err, false);
+		free(b);
+		g->ok = false;
+		return;
+	}
 	if (job->err) {
 		fh_report_input_error(job->path, job->err);
 		if (c->json)
@@ -168,6 +175,19 @@ static void done(void *ctx, struct fh_job *job)
 	}
 	size_t namelen = strlen(job->path);
 
+	if (fh_as_xxhsum) {
+		if (namelen + 64 + 2 * job->outlen > g->line_cap) {
+			free(g->line);
+			g->line_cap = namelen + 64 + 2 * job->outlen;
+			g->line = fh_xmalloc(g->line_cap);
+		}
+		fh_progress_clear();
+		fh_out_bytes(g->line, fh_xxhsum_line(g->line, job->algo, job->digest,
+						     job->outlen, job->path, c->tag));
+		fh_out_end_line();
+		free(b);
+		return;
+	}
 	if (c->sfv) {
 		/* "NAME CRC32": the name as it is, the CRC in upper case. */
 		if (namelen + 10 > g->line_cap) {

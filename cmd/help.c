@@ -263,7 +263,9 @@ crc is POSIX cksum's CRC (its length appended), crc32b ITU-T V.42's CRC-32\n\
 (gzip, zip), crc32c CRC-32/ISCSI and crc64nvme CRC-64/NVME (S3's); bsd and\n\
 sysv are sum -r's and sum -s's.  crc, crc32b, bsd and sysv print GNU\n\
 cksum's and sum's lines (value, size, name), or their digest in base64\n\
-with --base64 (S3's form, most significant byte first).\n\
+with --base64 (S3's form, most significant byte first).  xxh32, xxh64,\n\
+xxh3 and xxh128 are xxHash (seed 0) in canonical form; as xxhsum, fhsum\n\
+takes xxhsum 0.8's options and writes its lines.\n\
 When checking, the input should be a former output of this program, of\n\
 md5sum, sha1sum..sha512sum, sha3sum, cksum or sum (-r or -s).\n\
 Without -a, an untagged line of a length several algorithms share (SHA-2,\n\
@@ -286,7 +288,8 @@ void fh_version(void)
 	printf("fhsum %s\n", FHSUM_VERSION);
 	fputs("MD5 (RFC 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 and SHAKE\n"
 	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861) checksums;\n"
-	      "POSIX cksum's CRC, CRC-32, CRC-32C, CRC-64/NVME, BSD and System V sums.\n"
+	      "POSIX cksum's CRC, CRC-32, CRC-32C, CRC-64/NVME, BSD and System V sums;\n"
+	      "xxHash (XXH32, XXH64, XXH3, XXH128).\n"
 	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
 	      stdout);
 }

@@ -113,13 +113,15 @@ static const struct fh_algo_row rows[] = {
 	 * over 1024-byte blocks.  xxhsum 0.8 is the program of XXH64, its
 	 * default; its lines of XXH3 carry the prefix "XXH3_" (0.8.2). */
 	{ .algo = { FH_XXH32, FH_FAMILY_XXH, "xxh32", "XXH32", 4, 16, false, 0, 0, 0 },
-	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[0] },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[0], .le_tags = true },
 	{ .algo = { FH_XXH64, FH_FAMILY_XXH, "xxh64", "XXH64", 8, 32, false, 0, 0, 0 },
-	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[1] },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[1], .le_tags = true,
+	  .gnu_name = "xxhsum", .xxhsum = true },
 	{ .algo = { FH_XXH3, FH_FAMILY_XXH, "xxh3", "XXH3", 8, 1024, false, 0, 0, 0 },
-	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[2] },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[2], .le_tags = true,
+	  .prefix = "XXH3_" },
 	{ .algo = { FH_XXH128, FH_FAMILY_XXH, "xxh128", "XXH128", 16, 1024, false, 0, 0, 0 },
-	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[3] },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[3], .le_tags = true },
 };
 #undef GROUP
 

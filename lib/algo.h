@@ -67,6 +67,14 @@ struct fh_algo_row {
 	const void *model;
 	/* How its lines look where they are not a digest and a name. */
 	enum fh_line_form form;
+	/* A prefix its untagged lines may carry ("XXH3_": xxhsum 0.8.2's
+	 * lines of XXH3), read by -c; NULL: none. */
+	const char *prefix;
+	/* Its tag also comes with "_LE" after it, the digest's bytes then
+	 * least significant first (xxhsum --little-endian). */
+	bool le_tags;
+	/* The program gnu_name names is xxhsum, not a GNU one. */
+	bool xxhsum;
 };
 
 /* The rows in the order -a lists them (groups before their members);

@@ -264,7 +264,7 @@ static size_t tag_bytes(const char *s, size_t n)
 static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 				       const char *s, size_t n,
 				       size_t *taglen, size_t *want,
-				       bool *anylen)
+				       bool *anylen, bool *le)
 {
 	size_t lim = n < TAG_MAX ? n : TAG_MAX;
 
@@ -285,6 +285,14 @@ static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 		 * any length ("SHAKE-128", 16 bytes by default). */
 		if (!a && p->published && (a = fh_algo_by_openssl(s, k)) != NULL) {
 			*anylen = a->xof;
+			return a;
+		}
+		/* xxhsum's little-endian tags ("XXH64_LE"). */
+		if (!a && k > 3 && memcmp(s + k - 3, "_LE", 3) == 0 &&
+		    (a = fh_algo_by_tag(s, k - 3)) != NULL) {
+			if (!fh_algo_row(a)->le_tags)
+				return NULL;
+			*le = true;
 			return a;
 		}
 		if (!a) {
@@ -427,6 +435,32 @@ static void settle_or_declared(const struct fh_list_parser *p,
 	}
 }
 
+/* The N hex digits at S with their bytes in the other order. */
+static void reverse_hex(char *s, size_t n)
+{
+	for (size_t i = 0, j = n - 2; i < j; i += 2, j -= 2) {
+		char a = s[i], b = s[i + 1];
+
+		s[i] = s[j];
+		s[i + 1] = s[j + 1];
+		s[j] = a;
+		s[j + 1] = b;
+	}
+}
+
+/* The algorithm whose untagged lines carry the prefix at S (N bytes),
+ * and the prefix's length; NULL when none does. */
+static const struct fh_algo *prefixed(const char *s, size_t n, size_t *len)
+{
+	const struct fh_algo_row *r;
+
+	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++)
+		if (r->prefix && (*len = strlen(r->prefix)) < n &&
+		    memcmp(s, r->prefix, *len) == 0)
+			return &r->algo;
+	return NULL;
+}
+
 /* Whether A's lines are the checksum lines of cksum and sum. */
 static bool is_form_line(const struct fh_algo *a)
 {
@@ -513,13 +547,21 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 					size_t n, bool escaped,
 					struct fh_list_line *out)
 {
-	size_t len = digest_run(s, n), i;
-	const struct fh_algo *a;
+	size_t len, i, plen;
+	const struct fh_algo *a, *pre = prefixed(s, n, &plen);
 
-	a = p->algo && !p->group ? p->algo : algo_by_digest(p, s, len);
+	/* "XXH3_HEX  NAME": the prefix names the algorithm. */
+	if (pre) {
+		if (p->algo && p->algo != pre)
+			return FH_LINE_BAD;
+		s += plen;
+		n -= plen;
+	}
+	len = digest_run(s, n);
+	a = pre ? pre : p->algo && !p->group ? p->algo : algo_by_digest(p, s, len);
 	if (!a || !take_digest(p, a, 0, s, len, out))
 		return FH_LINE_BAD;
-	if (!p->algo && !p->group && !a->xof)
+	if (!pre && !p->algo && !p->group && !a->xof)
 		settle_or_declared(p, out);
 	/* GNU wants the digest, one blank and at least one more byte: "HEX "
 	 * alone is improper, while "HEX  " names " " (reversed form). */
@@ -556,7 +598,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	const struct fh_algo *a;
 	bool escaped = false;
 	size_t i = 0, taglen = 0, want = 0;
-	bool anylen = false;
+	bool anylen = false, le = false;
 
 	memset(out, 0, sizeof *out);
 	/* GNU looks for '#' before it strips the CR, and only in column 1. */
@@ -593,14 +635,22 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 		p->next_algo = NULL;
 		goto done;
 	}
-	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen);
+	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen, &le);
 	if (a && a->xof && !want && !anylen)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
 	if (a && (p->group ? !in_group_run(p, a) : p->algo && a != p->algo))
 		kind = FH_LINE_BAD;
-	else if (a)
+	else if (a) {
 		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,
 				    escaped, out);
+		/* A little-endian digest is turned around, in place. */
+		if (kind == FH_LINE_OK && le) {
+			if (out->base64)
+				kind = FH_LINE_BAD;
+			else
+				reverse_hex((char *)out->digest, out->digestlen);
+		}
+	}
 	else if (p->tags_only && !p->algo)
 		kind = FH_LINE_BAD;
 	else

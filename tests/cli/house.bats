@@ -75,8 +75,8 @@ setup() {
 	capture got fhsum --list-algorithms
 	[ "$(cat got.rc)" = 0 ] || fail "--list-algorithms exit status $(cat got.rc)"
 	local own gnu links gnu_links completion
-	own=$(awk '!/^(ALGORITHM|#)/ && $6 != "-" && $7 != "(GNU)" { print $6 }' got.out | sort | xargs)
-	gnu=$(awk '!/^(ALGORITHM|#)/ && $7 == "(GNU)" { print $6 }' got.out | sort | xargs)
+	own=$(awk '!/^(ALGORITHM|#)/ && $6 != "-" && $7 != "(drop-in)" { print $6 }' got.out | sort | xargs)
+	gnu=$(awk '!/^(ALGORITHM|#)/ && $7 == "(drop-in)" { print $6 }' got.out | sort | xargs)
 	[ -n "$own" ] && [ -n "$gnu" ] || fail "--list-algorithms names no programs" "$(cat got.out)"
 	# The quoted words of the line after "get_option('NAME')" up to "]".
 	words() { # FILE OPTION SUFFIX

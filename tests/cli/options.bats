@@ -25,11 +25,13 @@ both() {
 	capture got fhsum --help
 	[ "$(cat got.rc)" = 0 ] || fail "--help exit status $(cat got.rc)"
 	[ -s got.out ] || fail "--help printed nothing on stdout"
-	# The options from the source's table, so that a new one cannot be
-	# left out of either text.
+	# The options from the source's table of fhsum's own name, so that a
+	# new one cannot be left out of either text.  (The tables of the
+	# programs fhsum is under their names, md5sum's, cksum's, sum's, are
+	# those programs' own, checked against them.)
 	local src=$BATS_TEST_DIRNAME/../../cmd/fhsum.c man=$BATS_TEST_DIRNAME/../../man/fhsum.1
 	local o opts missing=()
-	mapfile -t opts < <(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/--\1/p' "$src")
+	mapfile -t opts < <(sed -n '/^static const struct option longopts/,/^};/s/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/--\1/p' "$src")
 	[ ${#opts[@]} -ge 30 ] || fail "only ${#opts[@]} options read from $src"
 	sed 's/\\-/-/g' "$man" >man.txt
 	for o in "${opts[@]}"; do

@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# xxHash: -a xxh32, xxh64, xxh3, xxh128 against xxhsum (Debian's xxhash
+# package, 0.8: the oracle), and fhsum invoked as xxhsum against xxhsum
+# itself, stdout and status byte for byte, stderr once xxhsum's progress
+# erasing (carriage returns, padding) is set aside.  Expected values come
+# from xxhsum, never from fhsum.
+
+load helper
+
+setup() {
+	common_setup
+	command -v xxhsum >/dev/null || skip "xxhsum (the oracle) is not installed"
+	printf 123456789 >nine
+	printf hi >hi
+	: >empty
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes(i % 251 for i in range(300000)))' >big
+	printf 'x\ny' >'new
+line'
+}
+
+# xxhsum's stderr without its progress erasing.
+clean() { tr -d '\r' <"$1" | sed 's/ *$//' | grep -v '^$' || true; }
+
+same_as_xxhsum() { # CMD
+	local dir st=0
+	dir=$(dirname "$(link_path xxhsum)")
+	bash -c "$1" >x.out 2>x.err || st=$?
+	echo "status $st" >>x.out
+	st=0
+	PATH=$dir:$PATH bash -c "$1" >fh.out 2>fh.err || st=$?
+	echo "status $st" >>fh.out
+	cmp -s x.out fh.out && [ "$(clean x.err)" = "$(clean fh.err)" ] ||
+		fail "differs from xxhsum: $1" "--- xxhsum" "$(cat x.out; clean x.err)" \
+			"--- fhsum" "$(cat fh.out; clean fh.err)"
+}
+
+@test "-a xxh32, xxh64, xxh128 and xxh3 give xxhsum -H0..-H3's digests, over every length to 2200 and the block edges" {
+	python3 -c '
+import sys
+d = bytes(i % 251 for i in range(5000))
+for n in list(range(0, 2200)) + [3071, 3072, 3073, 4095, 4096, 4097, 4999]:
+    open("f%05d" % n, "wb").write(d[:n])'
+	local h a
+	for h in 0:xxh32 1:xxh64 2:xxh128 3:xxh3; do
+		a=${h#*:}
+		xxhsum -H${h%%:*} f* big 2>/dev/null |
+			sed 's/^XXH3 (\(.*\)) = \(.*\)$/\2  \1/; s/^XXH3_//' >want.$a
+		fhsum -a $a f* big >got.$a
+		cmp want.$a got.$a || fail "$a differs from xxhsum -H${h%%:*}" "$(diff want.$a got.$a | head)"
+	done
+}
+
+@test "as xxhsum, fhsum prints what xxhsum prints" {
+	local cmd
+	xxhsum nine hi >x64.l
+	xxhsum -H2 nine hi >x128.l
+	xxhsum -H3 nine hi >x3.l 2>/dev/null
+	xxhsum -H0 nine hi >x32.l 2>/dev/null
+	xxhsum --tag --little-endian nine >le.l 2>/dev/null
+	printf '0123456789abcdef  nine\n' >bad.l
+	printf 'junk\n' >>x64.l
+	printf '8cb841db40e6ae83  missing\n' >>x32.l
+	while IFS= read -r cmd; do
+		same_as_xxhsum "$cmd"
+	done <<'EOF2'
+xxhsum nine hi empty big
+xxhsum -H0 nine big
+xxhsum -H32 nine
+xxhsum -H1 nine
+xxhsum -H2 nine big
+xxhsum -H128 nine
+xxhsum -H3 nine big empty
+xxhsum --tag nine hi
+xxhsum -H0 --tag nine
+xxhsum -H2 --tag big
+xxhsum --little-endian nine
+xxhsum --little-endian -H0 --tag nine
+xxhsum --little-endian -H2 nine
+xxhsum --little-endian -H3 nine
+xxhsum < big
+xxhsum -H3 - < nine
+xxhsum $'new\nline'
+xxhsum missing nine
+xxhsum nine -H0
+xxhsum -c x64.l
+xxhsum -c x128.l x3.l x32.l
+xxhsum -c --strict x64.l
+xxhsum -c --warn x64.l
+xxhsum -c -q x64.l
+xxhsum -cq x128.l
+xxhsum -c --status bad.l
+xxhsum -c bad.l
+xxhsum -c le.l
+xxhsum -c missing
+xxhsum -c < x128.l
+xxhsum -H5 nine
+xxhsum --foo nine
+xxhsum -h
+EOF2
+}
+
+@test "XXH128's untagged lines are not MD5's, nor XXH32's CRC-32's: settled by content" {
+	xxhsum -H2 nine hi big >x128.l
+	xxhsum -H0 nine hi big >x32.l
+	md5sum nine hi big >md5.l
+	for l in x128.l x32.l md5.l; do
+		run fhsum -c $l
+		[ "$status" = 0 ] && [ "${#lines[@]}" = 3 ] || fail "$l: $output"
+	done
+	printf x >>hi
+	run fhsum -c x128.l
+	[ "$status" = 1 ] && [[ $output == *"hi: FAILED"* ]] || fail "$output"
+}
+
+@test "-c reads xxhsum's tags, --little-endian's _LE tags and 0.8.2's XXH3_ lines" {
+	xxhsum --tag -H0 nine >t.l 2>/dev/null
+	xxhsum --tag -H2 big >>t.l 2>/dev/null
+	xxhsum --tag --little-endian -H1 hi >>t.l 2>/dev/null
+	xxhsum -H3 big 2>/dev/null | sed 's/^XXH3 (\(.*\)) = \(.*\)$/XXH3_\2  \1/' >>t.l
+	run fhsum -c t.l
+	[ "$status" = 0 ] && [ "${#lines[@]}" = 4 ] || fail "$output" "$(cat t.l)"
+}
