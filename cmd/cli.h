@@ -55,6 +55,7 @@ struct cli {
 	bool base64, raw;       /* --base64, --raw: the digest's form */
 	bool no_names;          /* --no-names */
 	bool sfv;               /* --sfv: an SFV list (RHash's layout) */
+	uint64_t part_size;     /* --part-size: S3's parts, or 0 */
 	/* No operand was given (standard input is read): cksum's and sum's
 	 * lines then name nothing, as GNU's. */
 	bool unnamed;

@@ -20,6 +20,7 @@
 #include "exclude.h"
 #include "kernel_set.h"
 #include "operands.h"
+#include "parts.h"
 #include "quote.h"
 #include "xxhsum.h"
 
@@ -59,6 +60,7 @@ enum {
 	OPT_EXCLUDE,
 	OPT_EXCLUDE_FROM,
 	OPT_SFV,
+	OPT_PART_SIZE,
 };
 
 static const struct option longopts[] = {
@@ -76,6 +78,7 @@ static const struct option longopts[] = {
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "no-names", no_argument, NULL, OPT_NO_NAMES },
 	{ "sfv", no_argument, NULL, OPT_SFV },
+	{ "part-size", required_argument, NULL, OPT_PART_SIZE },
 	{ "meta", no_argument, NULL, OPT_META },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "update", required_argument, NULL, OPT_UPDATE },
@@ -361,6 +364,7 @@ struct args {
 	const char *max_time, *max_bytes;
 	bool list, bench, untagged;
 	bool algorithm;         /* -a, under cksum's name */
+	const char *part_size;  /* --part-size */
 	struct exclude_arg *excludes;
 	size_t nexcludes;
 };
@@ -387,6 +391,7 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	case OPT_RAW: c->raw = true; break;
 	case OPT_NO_NAMES: c->no_names = true; break;
 	case OPT_SFV: c->sfv = true; break;
+	case OPT_PART_SIZE: a->part_size = optarg; break;
 	case OPT_META: c->meta = true; break;
 	case OPT_AUDIT: c->audit = optarg; break;
 	case OPT_UPDATE: c->update = optarg; break;
@@ -649,6 +654,30 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 		usage_error("invalid number of bytes: %s", fh_quote(a->max_bytes));
 	if (a->max_time && !fh_parse_duration(a->max_time, max_time))
 		usage_error("invalid time interval: %s", fh_quote(a->max_time));
+	if (a->part_size) {
+		if (!fh_parse_size(a->part_size, &c->part_size) || !c->part_size)
+			usage_error("invalid part size: %s", fh_quote(a->part_size));
+		/* The ETag when no -a says otherwise. */
+		if (!c->algo && !c->group)
+			c->algo = fh_algo_get(FH_MD5), c->label = c->algo->tag;
+		if (!c->algo || fh_algo_row(c->algo)->s3 == FH_S3_NONE) {
+			fh_error(0, "--part-size: S3 keeps no value of %s for uploads in "
+				    "parts (md5, sha1, sha256, crc32b, crc32c do)",
+				 c->algo ? c->algo->name : c->group->algo.name);
+			usage_error(NULL, NULL);
+		}
+		const struct { bool set; const char *name; } unlike[] = {
+			{ c->base64, "--base64" }, { c->raw, "--raw" }, { c->json, "--json" },
+			{ c->meta, "--meta" }, { c->no_names, "--no-names" }, { c->sfv, "--sfv" },
+			{ c->audit || c->update || c->scrub, "--audit, --update and --scrub" },
+			{ c->recursive, "-r" },
+		};
+
+		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
+			if (unlike[i].set)
+				usage_error("--part-size and %s are mutually exclusive",
+					    unlike[i].name);
+	}
 	if (c->sfv) {
 		c->algo = fh_algo_get(FH_CRC32B);
 		c->label = c->algo->tag;
@@ -744,6 +773,9 @@ static int run(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 		status = fh_scrub(c, ops, max_bytes, max_time);
 	else if (auditing)
 		status = fh_audit(c, ops);
+	else if (c->part_size)
+		status = (c->check ? fh_parts_check(c, ops) : fh_parts_generate(c, ops))
+			 ? EXIT_SUCCESS : EXIT_FAILURE;
 	else
 		status = (c->check ? fh_check(c, ops) : fh_generate(c, ops))
 			 ? EXIT_SUCCESS : EXIT_FAILURE;

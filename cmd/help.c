@@ -192,6 +192,10 @@ With no FILE, or when FILE is -, read standard input.\n\
       --no-names        emit the digests alone, one a line\n\
       --sfv             write an SFV list (RHash's layout): comments, then\n\
                         NAME and its CRC-32 (crc32b) in upper-case hex\n\
+      --part-size=SIZE  the value S3 shows of a file uploaded in parts of\n\
+                        SIZE (as head -c reads it: 8M): md5's ETag, hex\n\
+                        and -N; sha1, sha256, crc32b, crc32c composite,\n\
+                        base64 and -N; -c checks them (md5 without -a)\n\
 \n\
 The following five options are useful only when verifying checksums:\n\
       --ignore-missing  don't fail or report status for missing files\n\

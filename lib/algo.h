@@ -41,6 +41,15 @@ enum fh_line_form {
 	FH_FORM_SYSV,
 };
 
+/* What S3 shows of an object uploaded in parts: no such value; the ETag,
+ * the MD5 of the parts' MD5s in hex, "-N"; the composite checksum, the
+ * algorithm over the parts' digests in base64, "-N". */
+enum fh_s3 {
+	FH_S3_NONE,
+	FH_S3_ETAG,
+	FH_S3_COMPOSITE,
+};
+
 struct fh_algo_row {
 	/* The public descriptor.  A group's has id FH_ALGO_COUNT, its -a
 	 * name and the label its messages use ("SHA2"); its family is
@@ -75,6 +84,8 @@ struct fh_algo_row {
 	bool le_tags;
 	/* The program gnu_name names is xxhsum, not a GNU one. */
 	bool xxhsum;
+	/* The value S3 shows for an upload in parts (--part-size). */
+	enum fh_s3 s3;
 };
 
 /* The rows in the order -a lists them (groups before their members);

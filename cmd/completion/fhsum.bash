@@ -26,6 +26,7 @@ _fhsum_options='
 -  --raw            -
 -  --no-names       -
 -  --sfv            -
+-  --part-size      value
 -  --ignore-missing -
 -  --quiet          -
 -  --status         -
