@@ -140,6 +140,11 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 		 strcmp(p->vendor, "HygonGenuine") == 0)
 		id->vendor = FH_VENDOR_AMD;
 	x86_signature(p->leaf1_eax, id);
+	/* Carry-less multiply on XMM registers, with the SSSE3 and SSE4.1
+	 * shuffles and extracts its CRC kernels use. */
+	if ((p->leaf1_ecx & (FH_X86_L1C_PCLMUL | FH_X86_L1C_SSSE3 | FH_X86_L1C_SSE41)) ==
+	    (FH_X86_L1C_PCLMUL | FH_X86_L1C_SSSE3 | FH_X86_L1C_SSE41))
+		id->features |= FH_CPU_X86_PCLMUL;
 	if (p->max_leaf < 7)
 		return;
 
@@ -166,7 +171,11 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 		if (b & FH_X86_L7B_AVX512BW)
 			f |= FH_CPU_X86_AVX512BW;
 	}
-	id->features = f;
+	/* VPCLMULQDQ on YMM registers, with AVX2's loads and shuffles. */
+	if ((f & FH_CPU_X86_AVX2) && (id->features & FH_CPU_X86_PCLMUL) &&
+	    (p->leaf7_ecx & FH_X86_L7C_VPCLMUL))
+		f |= FH_CPU_X86_VPCLMUL;
+	id->features |= f;
 }
 
 /* One decimal number at *S, moved past; false when there is none or it

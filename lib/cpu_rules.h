@@ -64,6 +64,11 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id);
 /* CPUID and XCR0 bits the x86-64 rules read (Intel SDM Vol. 2A, CPUID;
  * Vol. 1 §13.3 for XCR0's state components). */
 #define FH_X86_L1C_OSXSAVE (1u << 27)   /* leaf 1 ECX: XGETBV may run */
+#define FH_X86_L1C_PCLMUL (1u << 1)     /* PCLMULQDQ */
+#define FH_X86_L1C_SSSE3 (1u << 9)
+#define FH_X86_L1C_SSE41 (1u << 19)
+#define FH_X86_L1C_SSE42 (1u << 20)
+#define FH_X86_L7C_VPCLMUL (1u << 10)   /* leaf 7 subleaf 0 ECX */
 #define FH_X86_L1C_AVX (1u << 28)
 #define FH_X86_L7B_BMI1 (1u << 3)       /* leaf 7 subleaf 0 EBX */
 #define FH_X86_L7B_AVX2 (1u << 5)
@@ -83,6 +88,7 @@ struct fh_x86_probe {
 	uint32_t leaf1_ecx;
 	uint32_t leaf7_ebx;     /* CPUID leaf 7 subleaf 0; 0 below leaf 7 */
 	uint64_t xcr0;          /* XGETBV(0); 0 without OSXSAVE */
+	uint32_t leaf7_ecx;     /* CPUID leaf 7 subleaf 0; 0 below leaf 7 */
 	/* macOS only (arch/x86_64/cpu_darwin.c); false and empty elsewhere */
 	bool darwin;
 	int avx512f_sysctl;     /* hw.optional.avx512f, or FH_SYSCTL_ABSENT */

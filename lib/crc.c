@@ -111,8 +111,8 @@ uint64_t fh_crc_value(const struct fh_crc_model *m, uint64_t reg)
 	return (v ^ m->xorout) & top_mask(m->width);
 }
 
-static uint64_t crc_portable(const struct fh_crc_model *m, uint64_t reg,
-			     const uint8_t *p, size_t n)
+uint64_t fh_crc_portable_update(const struct fh_crc_model *m, uint64_t reg,
+				const uint8_t *p, size_t n)
 {
 	const uint64_t (*t)[256];
 
@@ -148,7 +148,7 @@ const struct fh_kernel fh_crc_portable = {
 	.name = "crc-portable",
 	.family = FH_FAMILY_CRC,
 	.lanes = 1,
-	.blocks = FH_KERNEL_FN(fh_crc_update_fn, crc_portable),
+	.blocks = FH_KERNEL_FN(fh_crc_update_fn, fh_crc_portable_update),
 };
 
 static const struct fh_crc_model *model_of(const struct fh_algo *algo)

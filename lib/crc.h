@@ -6,6 +6,7 @@
 #define FH_CRC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct fh_crc_model {
@@ -37,5 +38,9 @@ extern const int fh_xxh_kinds[4];
  * byte, fh_crc_value the CRC of a register (xorout applied). */
 uint64_t fh_crc_start(const struct fh_crc_model *m);
 uint64_t fh_crc_value(const struct fh_crc_model *m, uint64_t reg);
+/* The portable kernel's function (fh_crc_update_fn), for the faster
+ * kernels' short inputs and last bytes. */
+uint64_t fh_crc_portable_update(const struct fh_crc_model *m, uint64_t reg,
+				const uint8_t *p, size_t n);
 
 #endif

@@ -169,8 +169,11 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
-/* The checksums: the portable kernels alone so far. */
+/* The checksums: CRCs by carry-less multiply where the CPU has it. */
 static const struct fh_kernel *const crc_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_PCLMUL)
+	&fh_crc_pclmul,
+#endif
 	&fh_crc_portable,
 };
 static const struct fh_kernel *const crc_multi_kernels[] = { NULL };

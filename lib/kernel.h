@@ -33,6 +33,8 @@ enum {
 	FH_CPU_X86_AVX512BW = 1u << 5,
 	FH_CPU_X86_SHA = 1u << 6,      /* the SHA extensions (SHA-NI) */
 	FH_CPU_X86_AVX512DQ = 1u << 7,
+	FH_CPU_X86_PCLMUL = 1u << 11,  /* PCLMULQDQ, SSSE3, SSE4.1 */
+	FH_CPU_X86_VPCLMUL = 1u << 12, /* VPCLMULQDQ on YMM, with AVX2 */
 	FH_CPU_ARM_ASIMD = 1u << 16,
 	FH_CPU_ARM_SHA3 = 1u << 17,
 	FH_CPU_ARM_SHA1 = 1u << 19,    /* SHA1C..SHA1SU1 */

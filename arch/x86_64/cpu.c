@@ -39,6 +39,7 @@ void fh_cpu_probe(struct fh_cpu_id *id)
 	if (p.max_leaf >= 7) {
 		__cpuid_count(7, 0, a, b, c, d);
 		p.leaf7_ebx = b;
+		p.leaf7_ecx = c;
 	}
 	fh_cpu_x86_read_os(&p);
 	fh_cpu_x86_decide(&p, id);

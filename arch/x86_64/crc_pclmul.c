@@ -1,0 +1,150 @@
+/* crc_pclmul.c: every CRC model of the family (crc.h; width 32 or 64,
+ * reflected or not) by carry-less multiplication, x86-64 PCLMULQDQ with
+ * SSSE3 and SSE4.1 (-mpclmul -mssse3 -msse4.1), one stream.
+ *
+ * Folding (Gopal et al., "Fast CRC computation for generic polynomials
+ * using PCLMULQDQ", Intel, 2009): the message is kept as a 128-bit value
+ * congruent to it modulo the polynomial P; moving it D bits further on is
+ * two 64x64 products with x^k mod P for the two halves, and the next 16
+ * bytes are added.  Four such values run 64 bytes apart so that the
+ * multiplier's latency is hidden.  The last 128-bit value is then handed
+ * to the portable tables as 16 bytes from a zero register, which gives
+ * the same register as the whole message would: no Barrett reduction,
+ * and one code for every model.  The constants are computed from each
+ * model's polynomial once.
+ *
+ * In a reflected model the bytes are loaded as they are (bit i of the
+ * 128-bit value is the coefficient of x^(127-i)): a 64x64 product is then
+ * the product of the reversed polynomials times x, so the constants are
+ * x^(D+63) and x^(D-1) mod P, reversed.  In a normal model the 16 bytes
+ * are reversed first (bit i is x^i) and the constants are x^(D+64) and
+ * x^D mod P as they are. */
+#include <immintrin.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "../../lib/crc.h"
+#include "kernels_x86.h"
+
+/* For each fold distance, the constants for the value's low and high
+ * 64-bit halves. */
+struct fold {
+	uint64_t lo, hi;
+};
+
+struct consts {
+	const struct fh_crc_model *m;
+	struct fold d128, d256, d384, d512;
+};
+
+/* x^K mod P (P of WIDTH bits, its top bit implied), as an integer whose
+ * bit d is the coefficient of x^d. */
+static uint64_t xpow(const struct fh_crc_model *m, unsigned k)
+{
+	uint64_t r = 1, top = 1ull << (m->width - 1);
+	uint64_t mask = m->width == 64 ? ~0ull : (top << 1) - 1;
+
+	for (unsigned i = 0; i < k; i++) {
+		bool carry = r & top;
+
+		r = (r << 1) & mask;
+		if (carry)
+			r ^= m->poly;
+	}
+	return r;
+}
+
+static uint64_t reflect64(uint64_t v)
+{
+	uint64_t r = 0;
+
+	for (int i = 0; i < 64; i++, v >>= 1)
+		r = r << 1 | (v & 1);
+	return r;
+}
+
+static struct fold fold_of(const struct fh_crc_model *m, unsigned d)
+{
+	if (m->reflected)
+		return (struct fold){ reflect64(xpow(m, d + 63)), reflect64(xpow(m, d - 1)) };
+	return (struct fold){ xpow(m, d), xpow(m, d + 64) };
+}
+
+static struct consts table[4];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void fill(void)
+{
+	const struct fh_crc_model *ms[4] = { &fh_crc_cksum, &fh_crc_32, &fh_crc_32c,
+					     &fh_crc_64nvme };
+
+	for (int i = 0; i < 4; i++)
+		table[i] = (struct consts){ ms[i], fold_of(ms[i], 128), fold_of(ms[i], 256),
+					    fold_of(ms[i], 384), fold_of(ms[i], 512) };
+}
+
+static const struct consts *consts_of(const struct fh_crc_model *m)
+{
+	pthread_once(&once, fill);
+	for (int i = 0; i < 4; i++)
+		if (table[i].m == m)
+			return &table[i];
+	return NULL;
+}
+
+static __m128i fold(__m128i x, struct fold k)
+{
+	__m128i kk = _mm_set_epi64x((long long)k.hi, (long long)k.lo);
+
+	return _mm_xor_si128(_mm_clmulepi64_si128(x, kk, 0x00),
+			     _mm_clmulepi64_si128(x, kk, 0x11));
+}
+
+static uint64_t crc_pclmul(const struct fh_crc_model *m, uint64_t reg,
+			   const uint8_t *p, size_t n)
+{
+	const struct consts *c = n >= 64 ? consts_of(m) : NULL;
+	const __m128i swap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+					  14, 15);
+	bool rev = !m->reflected;
+	__m128i a0, a1, a2, a3, x;
+	uint8_t last[16];
+
+	if (!c)
+		return fh_crc_portable_update(m, reg, p, n);
+#define LOAD(at) (rev ? _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(at)), swap) \
+		      : _mm_loadu_si128((const __m128i *)(at)))
+	a0 = LOAD(p);
+	a1 = LOAD(p + 16);
+	a2 = LOAD(p + 32);
+	a3 = LOAD(p + 48);
+	/* The register joins the message's first bits. */
+	a0 = _mm_xor_si128(a0, rev ? _mm_set_epi64x((long long)reg, 0)
+				   : _mm_set_epi64x(0, (long long)reg));
+	p += 64;
+	n -= 64;
+	for (; n >= 64; p += 64, n -= 64) {
+		a0 = _mm_xor_si128(fold(a0, c->d512), LOAD(p));
+		a1 = _mm_xor_si128(fold(a1, c->d512), LOAD(p + 16));
+		a2 = _mm_xor_si128(fold(a2, c->d512), LOAD(p + 32));
+		a3 = _mm_xor_si128(fold(a3, c->d512), LOAD(p + 48));
+	}
+	x = _mm_xor_si128(_mm_xor_si128(fold(a0, c->d384), fold(a1, c->d256)),
+			  _mm_xor_si128(fold(a2, c->d128), a3));
+	for (; n >= 16; p += 16, n -= 16)
+		x = _mm_xor_si128(fold(x, c->d128), LOAD(p));
+#undef LOAD
+	if (rev)
+		x = _mm_shuffle_epi8(x, swap);
+	_mm_storeu_si128((__m128i *)last, x);
+	reg = fh_crc_portable_update(m, 0, last, 16);
+	return fh_crc_portable_update(m, reg, p, n);
+}
+
+const struct fh_kernel fh_crc_pclmul = {
+	.name = "crc-pclmul",
+	.family = FH_FAMILY_CRC,
+	.lanes = 1,
+	.features = FH_CPU_X86_PCLMUL,
+	.blocks = FH_KERNEL_FN(fh_crc_update_fn, crc_pclmul),
+};
