@@ -171,6 +171,9 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 
 /* The checksums: CRCs by carry-less multiply where the CPU has it. */
 static const struct fh_kernel *const crc_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_VPCLMUL) && defined(FH_HAVE_X86_PCLMUL)
+	&fh_crc_vpclmul,
+#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_PCLMUL)
 	&fh_crc_pclmul,
 #endif

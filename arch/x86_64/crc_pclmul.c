@@ -11,7 +11,7 @@
  * to the portable tables as 16 bytes from a zero register, which gives
  * the same register as the whole message would: no Barrett reduction,
  * and one code for every model.  The constants are computed from each
- * model's polynomial once.
+ * model's polynomial once (crc_fold.h).
  *
  * In a reflected model the bytes are loaded as they are (bit i of the
  * 128-bit value is the coefficient of x^(127-i)): a 64x64 product is then
@@ -23,76 +23,24 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "../../lib/crc.h"
+#include "crc_fold.h"
 #include "kernels_x86.h"
 
-/* For each fold distance, the constants for the value's low and high
- * 64-bit halves. */
-struct fold {
-	uint64_t lo, hi;
-};
-
-struct consts {
-	const struct fh_crc_model *m;
-	struct fold d128, d256, d384, d512;
-};
-
-/* x^K mod P (P of WIDTH bits, its top bit implied), as an integer whose
- * bit d is the coefficient of x^d. */
-static uint64_t xpow(const struct fh_crc_model *m, unsigned k)
-{
-	uint64_t r = 1, top = 1ull << (m->width - 1);
-	uint64_t mask = m->width == 64 ? ~0ull : (top << 1) - 1;
-
-	for (unsigned i = 0; i < k; i++) {
-		bool carry = r & top;
-
-		r = (r << 1) & mask;
-		if (carry)
-			r ^= m->poly;
-	}
-	return r;
-}
-
-static uint64_t reflect64(uint64_t v)
-{
-	uint64_t r = 0;
-
-	for (int i = 0; i < 64; i++, v >>= 1)
-		r = r << 1 | (v & 1);
-	return r;
-}
-
-static struct fold fold_of(const struct fh_crc_model *m, unsigned d)
-{
-	if (m->reflected)
-		return (struct fold){ reflect64(xpow(m, d + 63)), reflect64(xpow(m, d - 1)) };
-	return (struct fold){ xpow(m, d), xpow(m, d + 64) };
-}
-
-static struct consts table[4];
+static struct fh_fold_consts table[4];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void fill(void)
 {
-	const struct fh_crc_model *ms[4] = { &fh_crc_cksum, &fh_crc_32, &fh_crc_32c,
-					     &fh_crc_64nvme };
-
-	for (int i = 0; i < 4; i++)
-		table[i] = (struct consts){ ms[i], fold_of(ms[i], 128), fold_of(ms[i], 256),
-					    fold_of(ms[i], 384), fold_of(ms[i], 512) };
+	fh_fold_fill(table);
 }
 
-static const struct consts *consts_of(const struct fh_crc_model *m)
+static const struct fh_fold_consts *consts_of(const struct fh_crc_model *m)
 {
 	pthread_once(&once, fill);
-	for (int i = 0; i < 4; i++)
-		if (table[i].m == m)
-			return &table[i];
-	return NULL;
+	return fh_fold_find(table, m);
 }
 
-static __m128i fold(__m128i x, struct fold k)
+static __m128i fold(__m128i x, struct fh_fold k)
 {
 	__m128i kk = _mm_set_epi64x((long long)k.hi, (long long)k.lo);
 
@@ -103,7 +51,7 @@ static __m128i fold(__m128i x, struct fold k)
 static uint64_t crc_pclmul(const struct fh_crc_model *m, uint64_t reg,
 			   const uint8_t *p, size_t n)
 {
-	const struct consts *c = n >= 64 ? consts_of(m) : NULL;
+	const struct fh_fold_consts *c = n >= 64 ? consts_of(m) : NULL;
 	const __m128i swap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
 					  14, 15);
 	bool rev = !m->reflected;
@@ -124,15 +72,15 @@ static uint64_t crc_pclmul(const struct fh_crc_model *m, uint64_t reg,
 	p += 64;
 	n -= 64;
 	for (; n >= 64; p += 64, n -= 64) {
-		a0 = _mm_xor_si128(fold(a0, c->d512), LOAD(p));
-		a1 = _mm_xor_si128(fold(a1, c->d512), LOAD(p + 16));
-		a2 = _mm_xor_si128(fold(a2, c->d512), LOAD(p + 32));
-		a3 = _mm_xor_si128(fold(a3, c->d512), LOAD(p + 48));
+		a0 = _mm_xor_si128(fold(a0, c->d[4]), LOAD(p));
+		a1 = _mm_xor_si128(fold(a1, c->d[4]), LOAD(p + 16));
+		a2 = _mm_xor_si128(fold(a2, c->d[4]), LOAD(p + 32));
+		a3 = _mm_xor_si128(fold(a3, c->d[4]), LOAD(p + 48));
 	}
-	x = _mm_xor_si128(_mm_xor_si128(fold(a0, c->d384), fold(a1, c->d256)),
-			  _mm_xor_si128(fold(a2, c->d128), a3));
+	x = _mm_xor_si128(_mm_xor_si128(fold(a0, c->d[3]), fold(a1, c->d[2])),
+			  _mm_xor_si128(fold(a2, c->d[1]), a3));
 	for (; n >= 16; p += 16, n -= 16)
-		x = _mm_xor_si128(fold(x, c->d128), LOAD(p));
+		x = _mm_xor_si128(fold(x, c->d[1]), LOAD(p));
 #undef LOAD
 	if (rev)
 		x = _mm_shuffle_epi8(x, swap);

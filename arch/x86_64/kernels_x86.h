@@ -98,6 +98,8 @@ extern const struct fh_kernel fh_sha512_avx512x8;
 
 /* CRC (crc_pclmul.c): every model by carry-less multiply folding. */
 extern const struct fh_kernel fh_crc_pclmul;
+/* The same on YMM registers (crc_vpclmul.c), VPCLMULQDQ with AVX2. */
+extern const struct fh_kernel fh_crc_vpclmul;
 
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);

@@ -1,0 +1,87 @@
+/* crc_fold.h: the folding constants of the carry-less multiply CRC
+ * kernels (crc_pclmul.c, crc_vpclmul.c), computed from a model's
+ * polynomial: static inline helpers only, each kernel keeping its own
+ * table of them (filled once).  See crc_pclmul.c for the method. */
+#ifndef FH_CRC_FOLD_H
+#define FH_CRC_FOLD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../lib/crc.h"
+
+/* Moving a 128-bit value D bits on: the constants for its low and high
+ * 64-bit halves. */
+struct fh_fold {
+	uint64_t lo, hi;
+};
+
+/* The longest distance kept, in 128-bit steps: 8 (1024 bits). */
+#define FH_FOLD_STEPS 8
+
+struct fh_fold_consts {
+	const struct fh_crc_model *m;
+	struct fh_fold d[FH_FOLD_STEPS + 1]; /* d[i]: 128 * i bits; d[0] unused */
+};
+
+/* x^K mod P (P of the model's width, its top bit implied), as an integer
+ * whose bit d is the coefficient of x^d. */
+static inline uint64_t fh_fold_xpow(const struct fh_crc_model *m, unsigned k)
+{
+	uint64_t r = 1, top = 1ull << (m->width - 1);
+	uint64_t mask = m->width == 64 ? ~0ull : (top << 1) - 1;
+
+	for (unsigned i = 0; i < k; i++) {
+		bool carry = r & top;
+
+		r = (r << 1) & mask;
+		if (carry)
+			r ^= m->poly;
+	}
+	return r;
+}
+
+static inline uint64_t fh_fold_reflect64(uint64_t v)
+{
+	uint64_t r = 0;
+
+	for (int i = 0; i < 64; i++, v >>= 1)
+		r = r << 1 | (v & 1);
+	return r;
+}
+
+/* A reflected model's 64x64 product is its reversed polynomials' times x:
+ * x^(D+63) and x^(D-1), reversed; a normal model's x^D and x^(D+64). */
+static inline struct fh_fold fh_fold_of(const struct fh_crc_model *m, unsigned d)
+{
+	if (m->reflected)
+		return (struct fh_fold){ fh_fold_reflect64(fh_fold_xpow(m, d + 63)),
+					 fh_fold_reflect64(fh_fold_xpow(m, d - 1)) };
+	return (struct fh_fold){ fh_fold_xpow(m, d), fh_fold_xpow(m, d + 64) };
+}
+
+/* Fills T with the constants of the table's four models. */
+static inline void fh_fold_fill(struct fh_fold_consts t[4])
+{
+	const struct fh_crc_model *ms[4] = { &fh_crc_cksum, &fh_crc_32, &fh_crc_32c,
+					     &fh_crc_64nvme };
+
+	for (int i = 0; i < 4; i++) {
+		t[i].m = ms[i];
+		for (unsigned s = 1; s <= FH_FOLD_STEPS; s++)
+			t[i].d[s] = fh_fold_of(ms[i], 128 * s);
+	}
+}
+
+/* M's constants in T, or NULL for a model not in the table. */
+static inline const struct fh_fold_consts *fh_fold_find(const struct fh_fold_consts t[4],
+							const struct fh_crc_model *m)
+{
+	for (int i = 0; i < 4; i++)
+		if (t[i].m == m)
+			return &t[i];
+	return NULL;
+}
+
+#endif
