@@ -187,6 +187,9 @@ static const struct fh_kernel *const sum_multi_kernels[] = { NULL };
 
 /* xxHash: XXH3's blocks. */
 static const struct fh_kernel *const xxh_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_xxh_avx2,
+#endif
 	&fh_xxh_portable,
 };
 static const struct fh_kernel *const xxh_multi_kernels[] = { NULL };

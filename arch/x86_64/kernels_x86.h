@@ -100,6 +100,8 @@ extern const struct fh_kernel fh_sha512_avx512x8;
 extern const struct fh_kernel fh_crc_pclmul;
 /* The same on YMM registers (crc_vpclmul.c), VPCLMULQDQ with AVX2. */
 extern const struct fh_kernel fh_crc_vpclmul;
+/* XXH3's blocks on AVX2 (xxh3_avx2.c). */
+extern const struct fh_kernel fh_xxh_avx2;
 
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
