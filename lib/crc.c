@@ -217,8 +217,63 @@ static void final(fh_ctx *ctx, const void *custom, size_t customlen,
 	digest(ctx->algo, ctx->kernel, &ctx->state, out, outlen);
 }
 
+/* A times B modulo M's polynomial, both of degree under its width, as
+ * integers whose bit d is the coefficient of x^d. */
+static uint64_t mulmod(const struct fh_crc_model *m, uint64_t a, uint64_t b)
+{
+	uint64_t r = 0, top = 1ull << (m->width - 1);
+
+	for (unsigned i = m->width; i-- > 0;) {
+		bool carry = r & top;
+
+		r = (r << 1) & top_mask(m->width);
+		if (carry)
+			r ^= m->poly;
+		if (b >> i & 1)
+			r ^= a;
+	}
+	return r;
+}
+
+/* x^(8 * LEN) modulo M's polynomial: LEN zero bytes. */
+static uint64_t zeros(const struct fh_crc_model *m, uint64_t len)
+{
+	uint64_t r = 1, sq = 1ull << 8; /* x^8 */
+
+	for (; len; len >>= 1) {
+		if (len & 1)
+			r = mulmod(m, r, sq);
+		sq = mulmod(m, sq, sq);
+	}
+	return r;
+}
+
+uint64_t fh_crc_combine(const struct fh_crc_model *m, uint64_t reg, uint64_t tail,
+			uint64_t len)
+{
+	/* The register as a polynomial, moved on by LEN zero bytes (which
+	 * is what a zero byte does to it), then the tail's added: CRC's
+	 * linearity (zlib's crc32_combine does the same). */
+	uint64_t v = m->reflected ? reflect(reg & top_mask(m->width), m->width)
+				  : reg >> (64 - m->width);
+
+	v = mulmod(m, v, zeros(m, len));
+	return (m->reflected ? reflect(v, m->width) : v << (64 - m->width)) ^ tail;
+}
+
+static void combine(const struct fh_algo *algo, void *state, const void *tail,
+		    uint64_t len)
+{
+	uint64_t a, b;
+
+	memcpy(&a, state, sizeof a);
+	memcpy(&b, tail, sizeof b);
+	a = fh_crc_combine(model_of(algo), a, b, len);
+	memcpy(state, &a, sizeof a);
+}
+
 const struct fh_family_ops fh_crc_ops = {
 	.name = "crc", .state_bytes = sizeof(uint64_t),
 	.start = start, .blocks = blocks, .pad = pad, .digest = digest,
-	.update = update, .final = final,
+	.update = update, .final = final, .combine = combine,
 };

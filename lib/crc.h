@@ -38,6 +38,11 @@ extern const int fh_xxh_kinds[4];
  * byte, fh_crc_value the CRC of a register (xorout applied). */
 uint64_t fh_crc_start(const struct fh_crc_model *m);
 uint64_t fh_crc_value(const struct fh_crc_model *m, uint64_t reg);
+/* The register after a message whose register was REG and LEN bytes
+ * more whose register from zero is TAIL: slices of one input hashed
+ * apart, joined. */
+uint64_t fh_crc_combine(const struct fh_crc_model *m, uint64_t reg, uint64_t tail,
+			uint64_t len);
 /* The portable kernel's function (fh_crc_update_fn), for the faster
  * kernels' short inputs and last bytes. */
 uint64_t fh_crc_portable_update(const struct fh_crc_model *m, uint64_t reg,

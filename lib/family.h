@@ -50,6 +50,13 @@ struct fh_family_ops {
 	void (*update)(fh_ctx *ctx, const uint8_t *p, size_t len);
 	void (*final)(fh_ctx *ctx, const void *custom, size_t customlen,
 		      uint8_t *out, size_t outlen);
+	/* Families whose state is linear in the message (the CRCs), so that
+	 * slices of one input hash apart (lib/engine/slices.c): a slice
+	 * after the first starts from a zeroed state; combine makes STATE,
+	 * after a message, the state after it and LEN bytes more whose own
+	 * state, from zero, is TAIL.  NULL for the others. */
+	void (*combine)(const struct fh_algo *algo, void *state, const void *tail,
+			uint64_t len);
 };
 
 /* FAMILY's ops record; never NULL for a family below FH_FAMILY_COUNT. */

@@ -45,7 +45,9 @@ const uint8_t fh_xxh3_secret[192] = {
 	0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
 };
 
-#define secret fh_xxh3_secret
+/* The secret as the specification names it, and its length. */
+static const uint8_t *const secret = fh_xxh3_secret;
+#define SECRET_BYTES sizeof fh_xxh3_secret
 #define XXH3_BLOCK 1024 /* 16 stripes of 64 bytes: (192 - 64) / 8 stripes */
 #define XXH3_STRIPE 64
 
@@ -489,9 +491,9 @@ static void final(fh_ctx *ctx, const void *custom, size_t customlen,
 		}
 		for (size_t n = 0; n < (len - 1) / XXH3_STRIPE; n++)
 			accumulate(acc, blk + XXH3_STRIPE * n, secret + 8 * n);
-		accumulate(acc, last, secret + sizeof secret - 71);
+		accumulate(acc, last, secret + SECRET_BYTES - 71);
 		lo = merge3(acc, total * P64_1, secret + 11);
-		hi = merge3(acc, ~(total * P64_2), secret + sizeof secret - 75);
+		hi = merge3(acc, ~(total * P64_2), secret + SECRET_BYTES - 75);
 	}
 	if (kind == XXH3_128) {
 		fh_store64be(be, hi);

@@ -17,6 +17,8 @@
 #include "kt.h"
 #include "kt_team.h"
 #include "os.h"
+#include "slices.h"
+#include "family.h"
 #include "window.h"
 
 static void describe(struct fh_input *in, const struct stat *st)
@@ -199,6 +201,19 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 	fh_init_kernel(&ctx, algo, kernel);
 	if (algo->cv_bytes)
 		fh_kt_init(&ctx, multi);
+	/* A lone large input of a family whose slices combine (the CRCs)
+	 * runs on every thread, each reading its own slice. */
+	if (fh_family_ops(algo->family)->combine && r->kt_threads > 1 && !r->seq &&
+	    in->regular && !in->is_stdin && in->size >= FH_SLICE_MIN) {
+		err = fh_slices_hash(&ctx, in->fd, in->size, r->kt_threads);
+		if (!err) {
+			*size = in->size;
+			fh_final(&ctx, out, outlen);
+			err = fh_input_unchanged(in, out);
+		}
+		fh_input_close(in, fds);
+		return err;
+	}
 	if (in->regular && in->size >= FH_MAP_MIN) {
 		off_t pos = in->is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
 		off_t end = (off_t)in->size;

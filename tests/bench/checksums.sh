@@ -64,7 +64,7 @@ row() { # RESULTS A B
 		END { printf "| %s | %.3f s | %s | %.3f s | %.2fx |\n", a, ta, b, tb, tb / ta }' "$1"
 }
 
-"$fhsum" --debug /dev/null 2>&1 | head -1
+"$fhsum" --debug /dev/null 2>&1 | sed -n 1p
 echo "rounds: $rounds, medians of wall time; ratio: the reference's time / fhsum's"
 echo
 echo "| fhsum | time | reference | time | ratio |"
