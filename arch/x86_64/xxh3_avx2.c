@@ -19,6 +19,9 @@ static void xxh3_blocks_avx2(uint64_t acc[8], const uint8_t *p, size_t nblocks)
 	const __m256i prime = _mm256_set1_epi32((int)P32_1);
 
 	for (; nblocks; nblocks--, p += 1024) {
+		/* The secret read afresh each block: hoisted out of the loop,
+		 * its 20 registers' worth are spilled to the stack. */
+		__asm__("" : "+r"(s));
 		for (int n = 0; n < 16; n++) {
 			const uint8_t *d = p + 64 * n, *k = s + 8 * n;
 			__m256i d0 = _mm256_loadu_si256((const __m256i *)d);
@@ -30,6 +33,9 @@ static void xxh3_blocks_avx2(uint64_t acc[8], const uint8_t *p, size_t nblocks)
 			a1 = _mm256_add_epi64(a1, _mm256_mul_epu32(x1, _mm256_srli_epi64(x1, 32)));
 			a0 = _mm256_add_epi64(a0, _mm256_shuffle_epi32(d0, _MM_SHUFFLE(1, 0, 3, 2)));
 			a1 = _mm256_add_epi64(a1, _mm256_shuffle_epi32(d1, _MM_SHUFFLE(1, 0, 3, 2)));
+			/* One stripe at a time: left to itself, GCC sums the 16
+			 * stripes' products first and spills them. */
+			__asm__("" : "+x"(a0), "+x"(a1));
 		}
 		__m256i k0 = _mm256_loadu_si256((const __m256i *)(s + 128));
 		__m256i k1 = _mm256_loadu_si256((const __m256i *)(s + 160));
