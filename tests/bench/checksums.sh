@@ -79,12 +79,14 @@ if [[ " $sets " == *" big "* ]]; then
 		"crc32b|$fhsum -j1 -a crc32b $f" "crc32c|$fhsum -j1 -a crc32c $f" \
 		"crc64nvme|$fhsum -j1 -a crc64nvme $f" \
 		"crc|$fhsum -j1 -a crc $f" "cksum|cksum $f" \
+		"crc-all-threads|$fhsum -a crc $f" \
 		"xxh3|$fhsum -j1 -a xxh3 $f" "xxhsum-H3|xxhsum -H3 $f" \
 		"xxh128|$fhsum -j1 -a xxh128 $f" "xxhsum-H2|xxhsum -H2 $f" \
 		"xxh64|$fhsum -j1 -a xxh64 $f" "xxhsum-H1|xxhsum -H1 $f" \
 		"parts-md5|$fhsum --part-size=8M $f" "md5sum|md5sum $f" >"$data/big.res"
 	for a in crc32b crc32c crc64nvme; do row "$data/big.res" $a readceil; done
 	row "$data/big.res" crc cksum
+	row "$data/big.res" crc-all-threads cksum
 	row "$data/big.res" xxh3 xxhsum-H3
 	row "$data/big.res" xxh128 xxhsum-H2
 	row "$data/big.res" xxh64 xxhsum-H1
