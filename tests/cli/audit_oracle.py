@@ -26,8 +26,9 @@ BY_LEN = {n: name for name, (_, n) in ALGOS.items()}
 B64_LEN = {24: "md5", 40: "sha3-224", 44: "sha3-256", 64: "sha3-384", 88: "sha3-512"}
 META = re.compile(rb"#fhsum size=([0-9]+) mtime=([0-9]+\.[0-9]{9})( algorithm=[a-z0-9-]+)?\Z")
 DECLARE = re.compile(rb"#fhsum untagged=([a-z0-9-]+)\Z")
-# An untagged line of these is ambiguous: SHA-2 writes the same lengths.
-SHARED = {"sha3-224", "sha3-256", "sha3-384", "sha3-512"}
+# An untagged line of these is ambiguous: SHA-2 writes the same lengths,
+# and XXH128 MD5's.
+SHARED = {"md5", "sha3-224", "sha3-256", "sha3-384", "sha3-512"}
 TAGGED = re.compile(rb"([A-Za-z0-9-]+) \((.*)\) = ([0-9A-Za-z+/=]+)\Z", re.S)
 UNTAGGED = re.compile(rb"([0-9A-Za-z+/=]+) ([ *])(.*)\Z", re.S)
 out, err = sys.stdout.buffer, []
