@@ -747,6 +747,8 @@ static void say_duplicate(void *ctx, const struct fh_list_line *l, uint64_t line
 void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
 {
 	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->group, c->check_outlen);
+	/* OpenSSL 3's tags: a line that is kept is kept byte for byte. */
+	p->published = true;
 }
 
 /* Why the list A holds cannot be held or written, said (ERR: an errno

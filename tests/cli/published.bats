@@ -249,3 +249,44 @@ clearsign() {
 	run fhsum -c app.tar.gz.sha256
 	[ "$status" = 0 ] && [ "$output" = "app.tar.gz: OK" ] || fail "$status: $output"
 }
+
+@test "published: --audit and --update read OpenSSL 3 tags; kept lines stay byte for byte" {
+	command -v openssl >/dev/null || skip "openssl not installed"
+	openssl version | grep -q '^OpenSSL 3' || skip "not OpenSSL 3"
+	mkdir t
+	printf 'a\n' >t/a
+	printf 'b\n' >t/b
+	openssl dgst -sha256 t/a t/b >L
+	run fhsum --audit=L t
+	[ "$status" = 0 ] || fail "audit: $status: $output"
+	printf 'c\n' >t/c
+	run fhsum --update=L t
+	[ "$status" = 1 ] || fail "update: $status: $output"
+	[ "$(head -2 L)" = "$(openssl dgst -sha256 t/a t/b)" ] || fail "kept lines changed:" "$(cat L)"
+	sha256sum t/c | grep -q "^$(tail -1 L | sed 's/.*= //')" || fail "new line:" "$(cat L)"
+}
+
+@test "published: a Fedora-style CHECKSUM, clear-signed BSD tags with size comments" {
+	[ -n "${GNUPGHOME:-}" ] || skip "gpg or its key is missing"
+	{
+		printf '# app.tar.gz: %s bytes\n' "$(stat -c %s app.tar.gz)"
+		sha256sum --tag app.tar.gz
+		printf '# b.txt: %s bytes\n' "$(stat -c %s b.txt)"
+		sha256sum --tag b.txt
+	} >CHECKSUM.plain
+	clearsign CHECKSUM.plain CHECKSUM
+	run fhsum -c CHECKSUM
+	[ "$status" = 0 ] && [ "$output" = $'app.tar.gz: OK\nb.txt: OK' ] || fail "$status: $output"
+	rm b.txt
+	run fhsum -c --ignore-missing CHECKSUM
+	[ "$status" = 0 ] && [ "$output" = "app.tar.gz: OK" ] || fail "--ignore-missing: $status: $output"
+	# A digit changed inside the signed part: gpg refuses the list, and
+	# the file fails all the same.
+	sed '/^SHA256 (app/s/= ./= 0/' CHECKSUM >bad
+	sed '/^SHA256 (app/s/= 0/= 1/' bad >bad2
+	grep -q '^SHA256 (app.tar.gz) = [01]' bad2 || fail "no change made"
+	! gpg --verify bad2 2>/dev/null || fail "gpg verifies a changed list"
+	run fhsum -c --ignore-missing bad2
+	[ "$status" = 1 ] && [[ $output == *"app.tar.gz: FAILED"* ]] || fail "changed: $status: $output"
+	same_as_gnu -c --ignore-missing CHECKSUM
+}
