@@ -774,6 +774,10 @@ static void say_list_error(struct auditor *a, int err, const char *what)
 		fh_error(l->err, "%s: cannot write in %s: the list is not updated",
 			 q, fh_quotef(d, strlen(d)));
 		break;
+	case FH_ELIST_SIGNED:
+		fh_error(0, "%s is clear-signed: writing it would void its signature; "
+			 "update a list of its signed text instead", q);
+		break;
 	case FH_ELIST_MOVED:
 		fh_error(0, "%s: changed while being updated; not written", q);
 		break;

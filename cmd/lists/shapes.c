@@ -105,6 +105,11 @@ out:
 	return found;
 }
 
+bool fh_shapes_signed(int fd)
+{
+	return find_begin(fd) != 0;
+}
+
 bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 		     const char *list, bool on)
 {

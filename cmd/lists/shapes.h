@@ -74,6 +74,10 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
  * last extension (malloc'd); NULL when its last component has none. */
 char *fh_shapes_stem(const char *list);
 
+/* Whether the regular file FD holds a clear-signed message (read with
+ * pread: its offset is left as it was). */
+bool fh_shapes_signed(int fd);
+
 /* Frees what S holds (not its lines). */
 void fh_shapes_free(struct fh_shapes *s);
 

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "listread.h"
 #include "platform.h"
+#include "shapes.h"
 #include "store.h"
 
 void *fh_store_xmalloc(size_t n)
@@ -175,6 +176,10 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 			return 0; /* created by the rewrite */
 		fd = s->lf.fd;
 		st = s->lf.st;
+		/* Lines written into a clear-signed list would be outside
+		 * its signed part, or void its signature. */
+		if (fh_shapes_signed(fd))
+			return FH_ELIST_SIGNED;
 	} else {
 		fd = open(s->name, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) != 0) {

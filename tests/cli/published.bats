@@ -290,3 +290,19 @@ clearsign() {
 	[ "$status" = 1 ] && [[ $output == *"app.tar.gz: FAILED"* ]] || fail "changed: $status: $output"
 	same_as_gnu -c --ignore-missing CHECKSUM
 }
+
+@test "published: --update and --scrub refuse a clear-signed list (64), which stays byte for byte" {
+	[ -n "${GNUPGHOME:-}" ] || skip "gpg or its key is missing"
+	mkdir t
+	printf 'a\n' >t/a
+	sha256sum t/a >SUMS
+	clearsign SUMS SUMS.asc
+	cp SUMS.asc before
+	printf 'b\n' >t/b
+	for op in --update=SUMS.asc --scrub=SUMS.asc; do
+		run fhsum "$op" t
+		[ "$status" = 64 ] && [[ $output == *"SUMS.asc is clear-signed"* ]] || fail "$op: $status: $output"
+		cmp -s SUMS.asc before || fail "$op changed the list:" "$(cat SUMS.asc)"
+	done
+	gpg --verify SUMS.asc 2>/dev/null || fail "the signature no longer holds"
+}
