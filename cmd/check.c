@@ -328,6 +328,7 @@ static bool next(void *ctx, struct fh_job *job)
 		switch (kind) {
 		case FH_LINE_SKIP:
 			continue;
+		case FH_LINE_UNSUPPORTED: /* not asked for (unknown_tags) */
 		case FH_LINE_BAD: {
 			struct item *it = new_item(EV_BAD_LINE, k->list, 0);
 
