@@ -14,7 +14,12 @@
  * the lines just ahead is sent first (a probe), so that a large first
  * file waits for a small one's verdict rather than being hashed N ways.
  * A line that does not match under the verdict is looked at once more
- * under the other candidates: a list may mix them. */
+ * under the other candidates: a list may mix them.  When no line of such
+ * a length matched under any candidate, the list's closing warnings say
+ * that it may be of an algorithm the table lacks (b3sum's, b2sum's).
+ *
+ * Beyond GNU, under fhsum's own name: a tagged line of an algorithm the
+ * table lacks is counted as such, not as improperly formatted. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,29 +39,45 @@
 #include "quote.h"
 #include "settle.h"
 
+/* Distinct unsupported tags a list's warning names. */
+#define TAGS_NAMED 4
+
 /* One list being checked; freed when its end is reported. */
 struct list {
 	char *shown;            /* its name, or "standard input" */
 	uintmax_t misformatted, unreadable, mismatched;
+	/* Lines of a tag the table lacks, and their tags. */
+	uintmax_t unsupported;
+	char tags[TAGS_NAMED][FH_TAG_MAX + 1];
+	size_t ntags;
+	bool more_tags;
 	bool formatted, matched;
-	/* The lengths its untagged lines leave to settle, and verdicts. */
+	/* The lengths its untagged lines leave to settle, and verdicts; per
+	 * length, the lines whose file matched no candidate, and whether a
+	 * line matched. */
 	struct fh_settle settle;
+	uintmax_t cand_failed[FH_SETTLE_LENGTHS];
+	bool cand_matched[FH_SETTLE_LENGTHS];
 };
 
-enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE };
+/* EV_UNSUPPORTED: a line of a tag the table lacks. */
+enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE,
+	     EV_UNSUPPORTED };
 
 struct item {
 	enum event ev;
 	struct list *list;
 	int err;                /* EV_OPEN_ERROR, EV_END: errno, -1 read error */
-	uintmax_t lineno;       /* EV_BAD_LINE */
+	uintmax_t lineno;       /* EV_BAD_LINE, EV_UNSUPPORTED */
 	size_t digestlen;       /* EV_LINE: the digest's characters */
 	bool base64;            /* EV_LINE: ... in base64, else hex */
 	/* EV_LINE of a length left to settle: its candidates, and the digest
 	 * listed (for a second look at a file that did not match). */
 	struct fh_candidates *cand;
 	uint8_t expect[FH_MAX_DIGEST];
-	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
+	/* EV_LINE: the digest; EV_OPEN_ERROR: the name; EV_UNSUPPORTED:
+	 * the tag. */
+	char text[];
 };
 
 struct checker {
@@ -75,6 +96,7 @@ struct checker {
 	bool has_held;
 	char *list_name;        /* the list being read, as named */
 	char *probe_name;       /* the last probe's file, kept for the engine */
+
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -253,6 +275,32 @@ static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
 	return true;
 }
 
+/* A new list named SHOWN in messages, its lengths settled with C's
+ * kernels. */
+static struct list *new_list(const struct cli *c, const char *shown)
+{
+	struct list *l = fh_xcalloc(1, sizeof *l);
+
+	fh_settle_init(&l->settle, c);
+	l->shown = fh_xstrdup(shown);
+	return l;
+}
+
+/* Notes the tag of L, an unsupported line, in LIST's names of them. */
+static void note_tag(struct list *list, const struct fh_list_line *l)
+{
+	for (size_t i = 0; i < list->ntags; i++)
+		if (strlen(list->tags[i]) == l->taglen &&
+		    memcmp(list->tags[i], l->tag, l->taglen) == 0)
+			return;
+	if (list->ntags == TAGS_NAMED) {
+		list->more_tags = true;
+		return;
+	}
+	memcpy(list->tags[list->ntags], l->tag, l->taglen);
+	list->tags[list->ntags++][l->taglen] = '\0';
+}
+
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct checker *k = ctx;
@@ -289,11 +337,7 @@ static bool next(void *ctx, struct fh_job *job)
 			}
 			const char *shown = k->is_stdin ? "standard input" : name;
 
-			k->list = fh_xmalloc(sizeof *k->list);
-			memset(k->list, 0, sizeof *k->list);
-			fh_settle_init(&k->list->settle, k->c);
-			k->list->shown = fh_xmalloc(strlen(shown) + 1);
-			strcpy(k->list->shown, shown);
+			k->list = new_list(k->c, shown);
 			free(k->list_name);
 			k->list_name = fh_xmalloc(strlen(name) + 1);
 			strcpy(k->list_name, name);
@@ -328,11 +372,20 @@ static bool next(void *ctx, struct fh_job *job)
 		switch (kind) {
 		case FH_LINE_SKIP:
 			continue;
-		case FH_LINE_UNSUPPORTED: /* not asked for (unknown_tags) */
 		case FH_LINE_BAD: {
 			struct item *it = new_item(EV_BAD_LINE, k->list, 0);
 
 			it->lineno = k->lineno;
+			job->user = it;
+			return true;
+		}
+		case FH_LINE_UNSUPPORTED: {
+			struct item *it = new_item(EV_UNSUPPORTED, k->list, l.taglen + 1);
+
+			it->lineno = k->lineno;
+			memcpy(it->text, l.tag, l.taglen);
+			it->text[l.taglen] = '\0';
+			note_tag(k->list, &l);
 			job->user = it;
 			return true;
 		}
@@ -423,7 +476,56 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			match = true;
 		}
 	}
+	if (it->cand && !job->err) {
+		size_t i = (size_t)(it->cand - it->list->settle.cand);
+
+		if (match)
+			it->list->cand_matched[i] = true;
+		else
+			it->list->cand_failed[i]++;
+	}
 	verdict(k, it, &r, job->err, match);
+}
+
+/* "sha3-256 or sha256": C's names, as -a takes them, into OUT (N bytes). */
+static void candidate_names(const struct fh_candidates *c, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s",
+				       i == 0 ? "" : i + 1 == c->n ? " or " : ", ",
+				       c->algo[i]->name);
+}
+
+/* The lengths of L that no file matched under any of their candidates:
+ * WHAT ("the list may use") an algorithm the table lacks, or the run
+ * needs -a. */
+static void unmatched_lengths(const struct list *l, const char *what)
+{
+	for (size_t i = 0; i < l->settle.n; i++) {
+		char names[256];
+
+		if (!l->cand_failed[i] || l->cand_matched[i])
+			continue;
+		candidate_names(&l->settle.cand[i], names, sizeof names);
+		fh_error(0, "WARNING: no file matched under %s: %s another "
+			    "algorithm (give it with -a)", names, what);
+	}
+}
+
+/* The unsupported tags of L, "BLAKE2b, XXH64", into OUT (N bytes). */
+static void tag_names(const struct list *l, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < l->ntags && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "",
+				       l->tags[i]);
+	if (l->more_tags && at < n)
+		snprintf(out + at, n - at, ", ...");
 }
 
 /* The end of a list: GNU's summary, and whether the list passed. */
@@ -440,15 +542,31 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(it->err, "%s", q);
 		return false;
 	}
+	char tags[TAGS_NAMED * (FH_TAG_MAX + 2) + 8];
+
+	tag_names(n, tags, sizeof tags);
+	if (!n->formatted && n->unsupported) {
+		fh_error(0, "%s: no checksum lines of a supported algorithm found "
+			    "(%" PRIuMAX " %s %s)", q, n->unsupported,
+			 n->unsupported == 1 ? "line uses" : "lines use", tags);
+		return false;
+	}
 	if (!n->formatted) {
 		fh_error(0, "%s: no properly formatted checksum lines found", q);
 		return false;
 	}
+
 	if (!c->status_only) {
 		if (n->misformatted)
 			fh_error(0, "WARNING: %" PRIuMAX " %s improperly formatted",
 				 n->misformatted,
 				 n->misformatted == 1 ? "line is" : "lines are");
+		if (n->unsupported)
+			fh_error(0, "WARNING: %" PRIuMAX " %s %s (%s)", n->unsupported,
+				 n->unsupported == 1 ? "line uses" : "lines use",
+				 n->ntags > 1 || n->more_tags ? "unsupported algorithms"
+							      : "an unsupported algorithm",
+				 tags);
 		if (n->unreadable)
 			fh_error(0, "WARNING: %" PRIuMAX " listed %s could not be read",
 				 n->unreadable, n->unreadable == 1 ? "file" : "files");
@@ -456,11 +574,12 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(0, "WARNING: %" PRIuMAX " computed %s did NOT match",
 				 n->mismatched,
 				 n->mismatched == 1 ? "checksum" : "checksums");
+		unmatched_lengths(n, "the list may use");
 		if (c->ignore_missing && !n->matched)
 			fh_error(0, "%s: no file was verified", q);
 	}
 	return n->matched && !n->mismatched && !n->unreadable &&
-	       (!c->strict || !n->misformatted);
+	       !n->unsupported && (!c->strict || !n->misformatted);
 }
 
 static void done(void *ctx, struct fh_job *job)
@@ -484,6 +603,16 @@ static void done(void *ctx, struct fh_job *job)
 				    "checksum line",
 				 fh_quotef(it->list->shown, strlen(it->list->shown)),
 				 it->lineno, label ? label : "", label ? " " : "");
+		}
+		break;
+	case EV_UNSUPPORTED:
+		it->list->unsupported++;
+		if (k->c->warn) {
+			fh_progress_clear();
+			fh_error(0, "%s: %" PRIuMAX ": checksum line of an unsupported "
+				    "algorithm (%s)",
+				 fh_quotef(it->list->shown, strlen(it->list->shown)),
+				 it->lineno, it->text);
 		}
 		break;
 	case EV_OPEN_ERROR:
@@ -512,6 +641,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	/* One parser for the run: GNU's reversed-form latch carries from
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
+	k->parser.unknown_tags = !fh_gnu_as;
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {
