@@ -18,8 +18,11 @@
  * a length matched under any candidate, the list's closing warnings say
  * that it may be of an algorithm the table lacks (b3sum's, b2sum's).
  *
- * Beyond GNU, under fhsum's own name: a tagged line of an algorithm the
- * table lacks is counted as such, not as improperly formatted. */
+ * Beyond GNU, under fhsum's own name: --only=NAME checks only the
+ * entries of that name (the others are neither read, reported nor
+ * counted), and names none of the lists held are said at the end;
+ * a tagged line of an algorithm the table lacks is counted as such, not
+ * as improperly formatted. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -46,12 +49,17 @@
 struct list {
 	char *shown;            /* its name, or "standard input" */
 	uintmax_t misformatted, unreadable, mismatched;
-	/* Lines of a tag the table lacks, and their tags. */
+	/* Lines of a tag the table lacks: counted (those checked), seen
+	 * (any, --only's choice aside), and their tags. */
 	uintmax_t unsupported;
+	bool unsupported_seen;
 	char tags[TAGS_NAMED][FH_TAG_MAX + 1];
 	size_t ntags;
 	bool more_tags;
+	/* FORMATTED: a line was properly formatted (--only's choice aside);
+	 * SELECTED: lines --only chose. */
 	bool formatted, matched;
+	uintmax_t selected;
 	/* The lengths its untagged lines leave to settle, and verdicts; per
 	 * length, the lines whose file matched no candidate, and whether a
 	 * line matched. */
@@ -96,7 +104,11 @@ struct checker {
 	bool has_held;
 	char *list_name;        /* the list being read, as named */
 	char *probe_name;       /* the last probe's file, kept for the engine */
-
+	/* --only: which of its names a list held; the lists read, and the
+	 * first one's name. */
+	bool *found;
+	uintmax_t nlists;
+	char *first_list;
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -109,6 +121,35 @@ static struct item *new_item(enum event ev, struct list *l, size_t extra)
 	it->ev = ev;
 	it->list = l;
 	return it;
+}
+
+/* NAME less any leading "./": "./a" and "a" name one file. */
+static const char *plain_name(const char *name)
+{
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	return name;
+}
+
+/* Whether --only chose the entry NAME (always, without --only); with
+ * MARK, the names it matched are noted as held by a list. */
+static bool selected(struct checker *k, const char *name, bool mark)
+{
+	const struct cli *c = k->c;
+	bool hit = false;
+
+	if (!c->nonly)
+		return true;
+	for (size_t i = 0; i < c->nonly; i++) {
+		if (strcmp(name, c->only[i]) != 0 &&
+		    strcmp(plain_name(name), plain_name(c->only[i])) != 0)
+			continue;
+		hit = true;
+		if (!mark)
+			break;
+		k->found[i] = true;
+	}
+	return hit;
 }
 
 /* Whether DIGEST (OUTLEN bytes) is the text the line holds: hex in either
@@ -166,7 +207,8 @@ static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
 		if (!l.alt || l.outlen != outlen)
 			continue;
 		((char *)l.name)[l.namelen] = '\0';
-		if (!fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
+		if (!selected(k, l.name, false) ||
+		    !fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
 			continue;
 		char *copy = strdup(l.name);
 
@@ -338,6 +380,8 @@ static bool next(void *ctx, struct fh_job *job)
 			const char *shown = k->is_stdin ? "standard input" : name;
 
 			k->list = new_list(k->c, shown);
+			if (!k->nlists++)
+				k->first_list = fh_xstrdup(shown);
 			free(k->list_name);
 			k->list_name = fh_xmalloc(strlen(name) + 1);
 			strcpy(k->list_name, name);
@@ -351,6 +395,7 @@ static bool next(void *ctx, struct fh_job *job)
 
 		struct fh_list_line l;
 		enum fh_line_kind kind = FH_LINE_OK;
+		bool has_held = k->has_held;
 
 		if (k->has_held) {
 			l = k->held;
@@ -380,6 +425,10 @@ static bool next(void *ctx, struct fh_job *job)
 			return true;
 		}
 		case FH_LINE_UNSUPPORTED: {
+			k->list->unsupported_seen = true;
+			((char *)l.name)[l.namelen] = '\0';
+			if (!selected(k, l.name, true))
+				continue;
 			struct item *it = new_item(EV_UNSUPPORTED, k->list, l.taglen + 1);
 
 			it->lineno = k->lineno;
@@ -390,7 +439,12 @@ static bool next(void *ctx, struct fh_job *job)
 			return true;
 		}
 		case FH_LINE_OK:
+			k->list->formatted = true;
 			((char *)l.name)[l.namelen] = '\0';
+			if (!selected(k, l.name, true))
+				continue;
+			if (!has_held)
+				k->list->selected++;
 			if (l.alt && line_to_settle(k, &l, job))
 				return true;
 			line_job(k, &l, job);
@@ -551,10 +605,15 @@ static bool list_done(const struct cli *c, struct item *it)
 			 n->unsupported == 1 ? "line uses" : "lines use", tags);
 		return false;
 	}
-	if (!n->formatted) {
+	/* A list of unsupported lines that --only passed over held none
+	 * of its names: that is said at the end. */
+	if (!n->formatted && !(c->nonly && n->unsupported_seen)) {
 		fh_error(0, "%s: no properly formatted checksum lines found", q);
 		return false;
 	}
+	/* With --only, a list that held none of its names has nothing to
+	 * say: the names no list held are said at the end. */
+	bool chosen = !c->nonly || n->selected;
 
 	if (!c->status_only) {
 		if (n->misformatted)
@@ -575,10 +634,10 @@ static bool list_done(const struct cli *c, struct item *it)
 				 n->mismatched,
 				 n->mismatched == 1 ? "checksum" : "checksums");
 		unmatched_lengths(n, "the list may use");
-		if (c->ignore_missing && !n->matched)
+		if (c->ignore_missing && !n->matched && chosen)
 			fh_error(0, "%s: no file was verified", q);
 	}
-	return n->matched && !n->mismatched && !n->unreadable &&
+	return (n->matched || !chosen) && !n->mismatched && !n->unreadable &&
 	       !n->unsupported && (!c->strict || !n->misformatted);
 }
 
@@ -628,6 +687,30 @@ static void done(void *ctx, struct fh_job *job)
 	free(it);
 }
 
+/* --only's names that no list held, said once the lists are read: false
+ * when there is one. */
+static bool report_unlisted(const struct checker *k)
+{
+	const struct cli *c = k->c;
+	bool ok = true;
+
+	/* No list read: the lists' own errors said why. */
+	for (size_t i = 0; i < c->nonly && k->nlists; i++) {
+		if (k->found[i])
+			continue;
+		ok = false;
+		fh_progress_clear();
+		if (k->nlists == 1)
+			fh_error(0, "%s: not listed in %s",
+				 fh_quotef(c->only[i], strlen(c->only[i])),
+				 fh_quotef(k->first_list, strlen(k->first_list)));
+		else
+			fh_error(0, "%s: not listed in any of the %" PRIuMAX " lists",
+				 fh_quotef(c->only[i], strlen(c->only[i])), k->nlists);
+	}
+	return ok;
+}
+
 bool fh_check(const struct cli *c, struct operands *ops)
 {
 	struct checker *k = fh_xmalloc(sizeof *k);
@@ -642,6 +725,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.unknown_tags = !fh_gnu_as;
+	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {
@@ -650,9 +734,12 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	}
 	bool ok = k->ok;
 
+	ok &= report_unlisted(k);
 	fh_lines_free(&k->lines);
 	free(k->list_name);
 	free(k->probe_name);
+	free(k->first_list);
+	free(k->found);
 	free(k);
 	return ok;
 }

@@ -81,6 +81,10 @@ struct cli {
 	bool meta;              /* --meta */
 	bool json;              /* --json */
 	bool algo_given;        /* -a (or the program's name) chose ALGO */
+	/* -c --only=NAME (repeatable): the entries checked, by name; the
+	 * others are passed over.  NONLY 0: every entry. */
+	char **only;
+	size_t nonly;
 };
 
 /* The program's name in messages: the last component of argv[0]. */

@@ -57,12 +57,14 @@ enum {
 	OPT_JSON,
 	OPT_EXCLUDE,
 	OPT_EXCLUDE_FROM,
+	OPT_ONLY,
 };
 
 static const struct option longopts[] = {
 	{ "algorithm", required_argument, NULL, 'a' },
 	{ "binary", no_argument, NULL, 'b' },
 	{ "check", no_argument, NULL, 'c' },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "length", required_argument, NULL, 'l' },
 	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -329,6 +331,7 @@ struct args {
 	bool list, bench, untagged;
 	struct exclude_arg *excludes;
 	size_t nexcludes;
+	char **only;            /* --only's names, held for struct cli */
 };
 
 /* One option OPT (with optarg) into C and A; --help, --version and
@@ -362,6 +365,7 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	case OPT_PRUNE: c->prune = true; break;
 	case OPT_NO_WAIT: c->no_wait = true; break;
 	case OPT_JSON: c->json = true; break;
+	case OPT_ONLY: c->only[c->nonly++] = optarg; break;
 	case OPT_KERNEL: a->forced = optarg; break;
 	case OPT_LIST_KERNELS: a->list = true; break;
 	case OPT_LIST_ALGORITHMS: fh_list_algorithms(); exit(EXIT_SUCCESS);
@@ -462,6 +466,8 @@ static void check_modes(const struct cli *c, const struct args *a, const char *m
 			    c->files_delim ? "--files-from" : "--files0-from");
 	if (auditing && c->check)
 		usage_error("%s and --check are mutually exclusive", mode);
+	if (c->nonly && !c->check)
+		usage_error("--only needs --check", NULL);
 	if (c->against && !c->audit)
 		usage_error("--against needs --audit", NULL);
 	if (c->prune && !c->update)
@@ -671,6 +677,8 @@ int main(int argc, char **argv)
 	atexit(close_stdout);
 	a.forced = getenv("FHSUM_KERNEL");
 	a.excludes = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.excludes);
+	a.only = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.only);
+	c.only = a.only;
 	fh_exclude_init(&exclude);
 	parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
@@ -702,5 +710,6 @@ int main(int argc, char **argv)
 	status = run(&c, &ops, max_bytes, max_time);
 	fh_exclude_free(&exclude);
 	free(a.excludes);
+	free(a.only);
 	return status;
 }
