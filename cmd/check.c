@@ -22,7 +22,9 @@
  * entries of that name (the others are neither read, reported nor
  * counted), and names none of the lists held are said at the end;
  * a tagged line of an algorithm the table lacks is counted as such, not
- * as improperly formatted. */
+ * as improperly formatted; --expect=DIGEST checks the FILE operands
+ * against one digest, each as the line "DIGEST  FILE" of a list would
+ * be checked. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -68,9 +70,10 @@ struct list {
 	bool cand_matched[FH_SETTLE_LENGTHS];
 };
 
-/* EV_UNSUPPORTED: a line of a tag the table lacks. */
+/* EV_UNSUPPORTED: a line of a tag the table lacks; EV_FILE_ERROR: an
+ * --expect operand that could not be walked or read. */
 enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE,
-	     EV_UNSUPPORTED };
+	     EV_UNSUPPORTED, EV_FILE_ERROR };
 
 struct item {
 	enum event ev;
@@ -83,8 +86,8 @@ struct item {
 	 * listed (for a second look at a file that did not match). */
 	struct fh_candidates *cand;
 	uint8_t expect[FH_MAX_DIGEST];
-	/* EV_LINE: the digest; EV_OPEN_ERROR: the name; EV_UNSUPPORTED:
-	 * the tag. */
+	/* EV_LINE: the digest; EV_OPEN_ERROR, EV_FILE_ERROR: the name;
+	 * EV_UNSUPPORTED: the tag. */
 	char text[];
 };
 
@@ -109,6 +112,10 @@ struct checker {
 	bool *found;
 	uintmax_t nlists;
 	char *first_list;
+	/* --expect: the digest, as a line of the one list the operands make
+	 * (its name set per file); that list ended. */
+	struct fh_list_line expect;
+	bool expect_ended;
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -343,10 +350,45 @@ static void note_tag(struct list *list, const struct fh_list_line *l)
 	list->tags[list->ntags++][l->taglen] = '\0';
 }
 
+/* --expect: the next FILE operand as a line of the one list, an
+ * EV_FILE_ERROR marker for one that could not be walked, the list's end
+ * after the last. */
+static bool next_expect(struct checker *k, struct fh_job *job)
+{
+	const char *name;
+	int err;
+
+	if (k->expect_ended)
+		return false;
+	if (!fh_operands_next(k->ops, &name, &err)) {
+		job->user = new_item(EV_END, k->list, 0);
+		k->list = NULL;
+		k->expect_ended = true;
+		return true;
+	}
+	if (err) {
+		size_t n = strlen(name) + 1;
+		struct item *it = new_item(EV_FILE_ERROR, k->list, n);
+
+		it->err = err;
+		memcpy(it->text, name, n);
+		job->user = it;
+		return true;
+	}
+	struct fh_list_line l = k->expect;
+
+	l.name = name;
+	l.namelen = strlen(name);
+	line_job(k, &l, job);
+	return true;
+}
+
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct checker *k = ctx;
 
+	if (k->c->expect)
+		return next_expect(k, job);
 	free(k->probe_name);
 	k->probe_name = NULL;
 
@@ -582,6 +624,21 @@ static void tag_names(const struct list *l, char *out, size_t n)
 		snprintf(out + at, n - at, ", ...");
 }
 
+/* The end of --expect's one list: no list to summarise, only what the
+ * digest's length and --ignore-missing leave to say. */
+static bool expect_done(const struct cli *c, const struct list *n)
+{
+	fh_progress_clear();
+	if (!c->status_only) {
+		unmatched_lengths(n, "the digest may be of");
+		/* Every file missing under --ignore-missing, or none given
+		 * (an empty --files-from). */
+		if (!n->matched && !n->mismatched && !n->unreadable)
+			fh_error(0, "no file was verified");
+	}
+	return n->matched && !n->mismatched && !n->unreadable;
+}
+
 /* The end of a list: GNU's summary, and whether the list passed. */
 static bool list_done(const struct cli *c, struct item *it)
 {
@@ -596,6 +653,8 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(it->err, "%s", q);
 		return false;
 	}
+	if (c->expect)
+		return expect_done(c, n);
 	char tags[TAGS_NAMED * (FH_TAG_MAX + 2) + 8];
 
 	tag_names(n, tags, sizeof tags);
@@ -674,6 +733,12 @@ static void done(void *ctx, struct fh_job *job)
 				 it->lineno, it->text);
 		}
 		break;
+	case EV_FILE_ERROR: {
+		struct result r = { it->text, k->expect.algo, NULL, k->expect.outlen, 0 };
+
+		verdict(k, it, &r, it->err, false);
+		break;
+	}
 	case EV_OPEN_ERROR:
 		fh_report_input_error(it->text, it->err);
 		k->ok = false;
@@ -685,6 +750,24 @@ static void done(void *ctx, struct fh_job *job)
 		break;
 	}
 	free(it);
+}
+
+/* --expect's digest into OUT, as the digest of an untagged line of C's
+ * run; false when it is none. */
+static bool expect_digest(const struct cli *c, struct fh_list_line *out)
+{
+	struct fh_list_parser p;
+
+	fh_list_parser_init(&p, c->algo, c->group, c->check_outlen);
+	memset(out, 0, sizeof *out);
+	return fh_list_take_digest(&p, c->expect, strlen(c->expect), out);
+}
+
+bool fh_expect_valid(const struct cli *c)
+{
+	struct fh_list_line l;
+
+	return expect_digest(c, &l);
 }
 
 /* --only's names that no list held, said once the lists are read: false
@@ -726,6 +809,11 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.unknown_tags = !fh_gnu_as;
 	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
+	if (c->expect) {
+		if (!expect_digest(c, &k->expect))
+			return false; /* refused before the run (fhsum.c) */
+		k->list = new_list(c, "");
+	}
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {
