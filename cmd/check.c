@@ -14,7 +14,17 @@
  * the lines just ahead is sent first (a probe), so that a large first
  * file waits for a small one's verdict rather than being hashed N ways.
  * A line that does not match under the verdict is looked at once more
- * under the other candidates: a list may mix them. */
+ * under the other candidates: a list may mix them.  When no line of such
+ * a length matched under any candidate, the list's closing warnings say
+ * that it may be of an algorithm the table lacks (b3sum's, b2sum's).
+ *
+ * Beyond GNU, under fhsum's own name: --only=NAME checks only the
+ * entries of that name (the others are neither read, reported nor
+ * counted), and names none of the lists held are said at the end;
+ * a tagged line of an algorithm the table lacks is counted as such, not
+ * as improperly formatted; --expect=DIGEST checks the FILE operands
+ * against one digest, each as the line "DIGEST  FILE" of a list would
+ * be checked. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,6 +46,9 @@
 #include "settle.h"
 #include "shapes.h"
 
+/* Distinct unsupported tags a list's warning names. */
+#define TAGS_NAMED 4
+
 /* One list being checked; freed when its end is reported. */
 struct list {
 	char *shown;            /* its name, or "standard input" */
@@ -43,18 +56,35 @@ struct list {
 	/* A clear-signed list's lines outside its signed part, not read;
 	 * those of a pipe read before its signed part began. */
 	uintmax_t outside, late;
+	/* Lines of a tag the table lacks: counted (those checked), seen
+	 * (any, --only's choice aside), and their tags. */
+	uintmax_t unsupported;
+	bool unsupported_seen;
+	char tags[TAGS_NAMED][FH_TAG_MAX + 1];
+	size_t ntags;
+	bool more_tags;
+	/* FORMATTED: a line was properly formatted (--only's choice aside);
+	 * SELECTED: lines --only chose. */
 	bool formatted, matched;
-	/* The lengths its untagged lines leave to settle, and verdicts. */
+	uintmax_t selected;
+	/* The lengths its untagged lines leave to settle, and verdicts; per
+	 * length, the lines whose file matched no candidate, and whether a
+	 * line matched. */
 	struct fh_settle settle;
+	uintmax_t cand_failed[FH_SETTLE_LENGTHS];
+	bool cand_matched[FH_SETTLE_LENGTHS];
 };
 
-enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE };
+/* EV_UNSUPPORTED: a line of a tag the table lacks; EV_FILE_ERROR: an
+ * --expect operand that could not be walked or read. */
+enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE,
+	     EV_UNSUPPORTED, EV_FILE_ERROR };
 
 struct item {
 	enum event ev;
 	struct list *list;
 	int err;                /* EV_OPEN_ERROR, EV_END: errno, -1 read error */
-	uintmax_t lineno;       /* EV_BAD_LINE */
+	uintmax_t lineno;       /* EV_BAD_LINE, EV_UNSUPPORTED */
 	size_t digestlen;       /* EV_LINE: the digest's characters */
 	bool base64;            /* EV_LINE: ... in base64, else hex */
 	/* EV_LINE of a length left to settle: its candidates, and the digest
@@ -65,7 +95,9 @@ struct item {
 	 * not there and the one the list is named for is checked instead
 	 * (malloc'd); NULL otherwise. */
 	char *listed;
-	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
+	/* EV_LINE: the digest; EV_OPEN_ERROR, EV_FILE_ERROR: the name;
+	 * EV_UNSUPPORTED: the tag. */
+	char text[];
 };
 
 struct checker {
@@ -88,6 +120,15 @@ struct checker {
 	/* The file the list is named for, checked instead of the missing
 	 * one its only line names (LISTED, until its item takes it). */
 	char *stem, *listed;
+	/* --only: which of its names a list held; the lists read, and the
+	 * first one's name. */
+	bool *found;
+	uintmax_t nlists;
+	char *first_list;
+	/* --expect: the digest, as a line of the one list the operands make
+	 * (its name set per file); that list ended. */
+	struct fh_list_line expect;
+	bool expect_ended;
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -100,6 +141,35 @@ static struct item *new_item(enum event ev, struct list *l, size_t extra)
 	it->ev = ev;
 	it->list = l;
 	return it;
+}
+
+/* NAME less any leading "./": "./a" and "a" name one file. */
+static const char *plain_name(const char *name)
+{
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	return name;
+}
+
+/* Whether --only chose the entry NAME (always, without --only); with
+ * MARK, the names it matched are noted as held by a list. */
+static bool selected(struct checker *k, const char *name, bool mark)
+{
+	const struct cli *c = k->c;
+	bool hit = false;
+
+	if (!c->nonly)
+		return true;
+	for (size_t i = 0; i < c->nonly; i++) {
+		if (strcmp(name, c->only[i]) != 0 &&
+		    strcmp(plain_name(name), plain_name(c->only[i])) != 0)
+			continue;
+		hit = true;
+		if (!mark)
+			break;
+		k->found[i] = true;
+	}
+	return hit;
 }
 
 /* Whether DIGEST (OUTLEN bytes) is the text the line holds: hex in either
@@ -158,7 +228,8 @@ static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
 		if (!l.alt || l.outlen != outlen)
 			continue;
 		((char *)l.name)[l.namelen] = '\0';
-		if (!fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
+		if (!selected(k, l.name, false) ||
+		    !fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
 			continue;
 		char *copy = strdup(l.name);
 
@@ -296,10 +367,71 @@ static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
 	return true;
 }
 
+/* A new list named SHOWN in messages, its lengths settled with C's
+ * kernels. */
+static struct list *new_list(const struct cli *c, const char *shown)
+{
+	struct list *l = fh_xcalloc(1, sizeof *l);
+
+	fh_settle_init(&l->settle, c);
+	l->shown = fh_xstrdup(shown);
+	return l;
+}
+
+/* Notes the tag of L, an unsupported line, in LIST's names of them. */
+static void note_tag(struct list *list, const struct fh_list_line *l)
+{
+	for (size_t i = 0; i < list->ntags; i++)
+		if (strlen(list->tags[i]) == l->taglen &&
+		    memcmp(list->tags[i], l->tag, l->taglen) == 0)
+			return;
+	if (list->ntags == TAGS_NAMED) {
+		list->more_tags = true;
+		return;
+	}
+	memcpy(list->tags[list->ntags], l->tag, l->taglen);
+	list->tags[list->ntags++][l->taglen] = '\0';
+}
+
+/* --expect: the next FILE operand as a line of the one list, an
+ * EV_FILE_ERROR marker for one that could not be walked, the list's end
+ * after the last. */
+static bool next_expect(struct checker *k, struct fh_job *job)
+{
+	const char *name;
+	int err;
+
+	if (k->expect_ended)
+		return false;
+	if (!fh_operands_next(k->ops, &name, &err)) {
+		job->user = new_item(EV_END, k->list, 0);
+		k->list = NULL;
+		k->expect_ended = true;
+		return true;
+	}
+	if (err) {
+		size_t n = strlen(name) + 1;
+		struct item *it = new_item(EV_FILE_ERROR, k->list, n);
+
+		it->err = err;
+		memcpy(it->text, name, n);
+		job->user = it;
+		return true;
+	}
+	struct fh_list_line l = k->expect;
+
+	l.name = name;
+	l.namelen = strlen(name);
+	line_job(k, &l, job);
+	return true;
+}
+
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct checker *k = ctx;
 
+	if (k->c->expect)
+		return next_expect(k, job);
 	free(k->probe_name);
 	k->probe_name = NULL;
 
@@ -335,11 +467,9 @@ static bool next(void *ctx, struct fh_job *job)
 			}
 			const char *shown = k->is_stdin ? "standard input" : name;
 
-			k->list = fh_xmalloc(sizeof *k->list);
-			memset(k->list, 0, sizeof *k->list);
-			fh_settle_init(&k->list->settle, k->c);
-			k->list->shown = fh_xmalloc(strlen(shown) + 1);
-			strcpy(k->list->shown, shown);
+			k->list = new_list(k->c, shown);
+			if (!k->nlists++)
+				k->first_list = fh_xstrdup(shown);
 			free(k->list_name);
 			k->list_name = fh_xmalloc(strlen(name) + 1);
 			strcpy(k->list_name, name);
@@ -353,6 +483,7 @@ static bool next(void *ctx, struct fh_job *job)
 
 		struct fh_list_line l;
 		enum fh_shape_kind kind = FH_SHAPE_OK;
+		bool has_held = k->has_held;
 
 		if (k->has_held) {
 			l = k->held;
@@ -372,10 +503,29 @@ static bool next(void *ctx, struct fh_job *job)
 			job->user = it;
 			return true;
 		}
+		case FH_SHAPE_UNSUPPORTED: {
+			k->list->unsupported_seen = true;
+			((char *)l.name)[l.namelen] = '\0';
+			if (!selected(k, l.name, true))
+				continue;
+			struct item *it = new_item(EV_UNSUPPORTED, k->list, l.taglen + 1);
+
+			it->lineno = k->lineno;
+			memcpy(it->text, l.tag, l.taglen);
+			it->text[l.taglen] = '\0';
+			note_tag(k->list, &l);
+			job->user = it;
+			return true;
+		}
 		case FH_SHAPE_OK:
+			k->list->formatted = true;
 			((char *)l.name)[l.namelen] = '\0';
 			if (k->shapes.single)
 				stem_instead(k, &l);
+			if (!selected(k, l.name, true))
+				continue;
+			if (!has_held)
+				k->list->selected++;
 			if (l.alt && line_to_settle(k, &l, job))
 				return true;
 			line_job(k, &l, job);
@@ -461,7 +611,71 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			match = true;
 		}
 	}
+	if (it->cand && !job->err) {
+		size_t i = (size_t)(it->cand - it->list->settle.cand);
+
+		if (match)
+			it->list->cand_matched[i] = true;
+		else
+			it->list->cand_failed[i]++;
+	}
 	verdict(k, it, &r, job->err, match);
+}
+
+/* "sha3-256 or sha256": C's names, as -a takes them, into OUT (N bytes). */
+static void candidate_names(const struct fh_candidates *c, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s",
+				       i == 0 ? "" : i + 1 == c->n ? " or " : ", ",
+				       c->algo[i]->name);
+}
+
+/* The lengths of L that no file matched under any of their candidates:
+ * WHAT ("the list may use") an algorithm the table lacks, or the run
+ * needs -a. */
+static void unmatched_lengths(const struct list *l, const char *what)
+{
+	for (size_t i = 0; i < l->settle.n; i++) {
+		char names[256];
+
+		if (!l->cand_failed[i] || l->cand_matched[i])
+			continue;
+		candidate_names(&l->settle.cand[i], names, sizeof names);
+		fh_error(0, "WARNING: no file matched under %s: %s another "
+			    "algorithm (give it with -a)", names, what);
+	}
+}
+
+/* The unsupported tags of L, "BLAKE2b, XXH64", into OUT (N bytes). */
+static void tag_names(const struct list *l, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < l->ntags && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "",
+				       l->tags[i]);
+	if (l->more_tags && at < n)
+		snprintf(out + at, n - at, ", ...");
+}
+
+/* The end of --expect's one list: no list to summarise, only what the
+ * digest's length and --ignore-missing leave to say. */
+static bool expect_done(const struct cli *c, const struct list *n)
+{
+	fh_progress_clear();
+	if (!c->status_only) {
+		unmatched_lengths(n, "the digest may be of");
+		/* Every file missing under --ignore-missing, or none given
+		 * (an empty --files-from). */
+		if (!n->matched && !n->mismatched && !n->unreadable)
+			fh_error(0, "no file was verified");
+	}
+	return n->matched && !n->mismatched && !n->unreadable;
 }
 
 /* The end of a list: GNU's summary, and whether the list passed. */
@@ -478,10 +692,27 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(it->err, "%s", q);
 		return false;
 	}
-	if (!n->formatted) {
+	if (c->expect)
+		return expect_done(c, n);
+	char tags[TAGS_NAMED * (FH_TAG_MAX + 2) + 8];
+
+	tag_names(n, tags, sizeof tags);
+	if (!n->formatted && n->unsupported) {
+		fh_error(0, "%s: no checksum lines of a supported algorithm found "
+			    "(%" PRIuMAX " %s %s)", q, n->unsupported,
+			 n->unsupported == 1 ? "line uses" : "lines use", tags);
+		return false;
+	}
+	/* A list of unsupported lines that --only passed over held none
+	 * of its names: that is said at the end. */
+	if (!n->formatted && !(c->nonly && n->unsupported_seen)) {
 		fh_error(0, "%s: no properly formatted checksum lines found", q);
 		return false;
 	}
+	/* With --only, a list that held none of its names has nothing to
+	 * say: the names no list held are said at the end. */
+	bool chosen = !c->nonly || n->selected;
+
 	if (!c->status_only) {
 		if (n->late)
 			fh_error(0, "WARNING: %" PRIuMAX " %s before the signed part %s read: "
@@ -496,6 +727,12 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(0, "WARNING: %" PRIuMAX " %s improperly formatted",
 				 n->misformatted,
 				 n->misformatted == 1 ? "line is" : "lines are");
+		if (n->unsupported)
+			fh_error(0, "WARNING: %" PRIuMAX " %s %s (%s)", n->unsupported,
+				 n->unsupported == 1 ? "line uses" : "lines use",
+				 n->ntags > 1 || n->more_tags ? "unsupported algorithms"
+							      : "an unsupported algorithm",
+				 tags);
 		if (n->unreadable)
 			fh_error(0, "WARNING: %" PRIuMAX " listed %s could not be read",
 				 n->unreadable, n->unreadable == 1 ? "file" : "files");
@@ -503,10 +740,12 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(0, "WARNING: %" PRIuMAX " computed %s did NOT match",
 				 n->mismatched,
 				 n->mismatched == 1 ? "checksum" : "checksums");
-		if (c->ignore_missing && !n->matched)
+		unmatched_lengths(n, "the list may use");
+		if (c->ignore_missing && !n->matched && chosen)
 			fh_error(0, "%s: no file was verified", q);
 	}
-	return n->matched && !n->mismatched && !n->unreadable && !n->late &&
+	return (n->matched || !chosen) && !n->mismatched && !n->unreadable &&
+	       !n->unsupported && !n->late &&
 	       (!c->strict || (!n->misformatted && !n->outside));
 }
 
@@ -541,6 +780,22 @@ static void done(void *ctx, struct fh_job *job)
 				 it->lineno, label ? label : "", label ? " " : "");
 		}
 		break;
+	case EV_UNSUPPORTED:
+		it->list->unsupported++;
+		if (k->c->warn) {
+			fh_progress_clear();
+			fh_error(0, "%s: %" PRIuMAX ": checksum line of an unsupported "
+				    "algorithm (%s)",
+				 fh_quotef(it->list->shown, strlen(it->list->shown)),
+				 it->lineno, it->text);
+		}
+		break;
+	case EV_FILE_ERROR: {
+		struct result r = { it->text, k->expect.algo, NULL, k->expect.outlen, 0 };
+
+		verdict(k, it, &r, it->err, false);
+		break;
+	}
 	case EV_OPEN_ERROR:
 		fh_report_input_error(it->text, it->err);
 		k->ok = false;
@@ -552,6 +807,48 @@ static void done(void *ctx, struct fh_job *job)
 		break;
 	}
 	free(it);
+}
+
+/* --expect's digest into OUT, as the digest of an untagged line of C's
+ * run; false when it is none. */
+static bool expect_digest(const struct cli *c, struct fh_list_line *out)
+{
+	struct fh_list_parser p;
+
+	fh_list_parser_init(&p, c->algo, c->group, c->check_outlen);
+	memset(out, 0, sizeof *out);
+	return fh_list_parse_digest(&p, NULL, c->expect, strlen(c->expect), out) == FH_LINE_OK;
+}
+
+bool fh_expect_valid(const struct cli *c)
+{
+	struct fh_list_line l;
+
+	return expect_digest(c, &l);
+}
+
+/* --only's names that no list held, said once the lists are read: false
+ * when there is one. */
+static bool report_unlisted(const struct checker *k)
+{
+	const struct cli *c = k->c;
+	bool ok = true;
+
+	/* No list read: the lists' own errors said why. */
+	for (size_t i = 0; i < c->nonly && k->nlists; i++) {
+		if (k->found[i])
+			continue;
+		ok = false;
+		fh_progress_clear();
+		if (k->nlists == 1)
+			fh_error(0, "%s: not listed in %s",
+				 fh_quotef(c->only[i], strlen(c->only[i])),
+				 fh_quotef(k->first_list, strlen(k->first_list)));
+		else
+			fh_error(0, "%s: not listed in any of the %" PRIuMAX " lists",
+				 fh_quotef(c->only[i], strlen(c->only[i])), k->nlists);
+	}
+	return ok;
 }
 
 bool fh_check(const struct cli *c, struct operands *ops)
@@ -568,6 +865,13 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.published = fh_gnu_as == NULL;
+	k->parser.unknown_tags = !fh_gnu_as;
+	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
+	if (c->expect) {
+		if (!expect_digest(c, &k->expect))
+			return false; /* refused before the run (fhsum.c) */
+		k->list = new_list(c, "");
+	}
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
 	if (err) {
@@ -576,11 +880,14 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	}
 	bool ok = k->ok;
 
+	ok &= report_unlisted(k);
 	fh_lines_free(&k->lines);
 	free(k->list_name);
 	free(k->probe_name);
 	free(k->stem);
 	fh_shapes_free(&k->shapes);
+	free(k->first_list);
+	free(k->found);
 	free(k);
 	return ok;
 }

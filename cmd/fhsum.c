@@ -57,12 +57,16 @@ enum {
 	OPT_JSON,
 	OPT_EXCLUDE,
 	OPT_EXCLUDE_FROM,
+	OPT_ONLY,
+	OPT_EXPECT,
 };
 
 static const struct option longopts[] = {
 	{ "algorithm", required_argument, NULL, 'a' },
 	{ "binary", no_argument, NULL, 'b' },
 	{ "check", no_argument, NULL, 'c' },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "expect", required_argument, NULL, OPT_EXPECT },
 	{ "length", required_argument, NULL, 'l' },
 	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -329,6 +333,7 @@ struct args {
 	bool list, bench, untagged;
 	struct exclude_arg *excludes;
 	size_t nexcludes;
+	char **only;            /* --only's names, held for struct cli */
 };
 
 /* One option OPT (with optarg) into C and A; --help, --version and
@@ -362,6 +367,8 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	case OPT_PRUNE: c->prune = true; break;
 	case OPT_NO_WAIT: c->no_wait = true; break;
 	case OPT_JSON: c->json = true; break;
+	case OPT_ONLY: c->only[c->nonly++] = optarg; break;
+	case OPT_EXPECT: c->expect = optarg; break;
 	case OPT_KERNEL: a->forced = optarg; break;
 	case OPT_LIST_KERNELS: a->list = true; break;
 	case OPT_LIST_ALGORITHMS: fh_list_algorithms(); exit(EXIT_SUCCESS);
@@ -462,6 +469,11 @@ static void check_modes(const struct cli *c, const struct args *a, const char *m
 			    c->files_delim ? "--files-from" : "--files0-from");
 	if (auditing && c->check)
 		usage_error("%s and --check are mutually exclusive", mode);
+	if (c->expect && (c->check || auditing))
+		usage_error("--expect and %s are mutually exclusive",
+			    c->check ? "--check" : mode);
+	if (c->nonly && !c->check)
+		usage_error("--only needs --check", NULL);
 	if (c->against && !c->audit)
 		usage_error("--against needs --audit", NULL);
 	if (c->prune && !c->update)
@@ -547,6 +559,9 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 
 	check_forms(c);
 	check_modes(c, a, mode);
+	/* --expect checks its files as the lines of a list: the options of
+	 * -c are its options. */
+	c->check |= c->expect != NULL;
 	check_checking(c, auditing);
 	*max_bytes = UINT64_MAX;
 	*max_time = 0;
@@ -561,6 +576,16 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 	if (!c->check && !a->list && !fh_cli_check_group(c))
 		return fh_usage_status;
 	c->algo_given = c->label != NULL;
+	if (c->expect && !fh_expect_valid(c)) {
+		if (c->label)
+			fh_error(0, "invalid digest %s for --expect: not a %s digest in "
+				    "hex or base64", fh_quote(c->expect), c->label);
+		else
+			fh_error(0, "invalid digest %s for --expect: no algorithm has a "
+				    "digest of that length in hex or base64 (give one "
+				    "with -a)", fh_quote(c->expect));
+		usage_error(NULL, NULL);
+	}
 	return 0;
 }
 
@@ -671,6 +696,8 @@ int main(int argc, char **argv)
 	atexit(close_stdout);
 	a.forced = getenv("FHSUM_KERNEL");
 	a.excludes = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.excludes);
+	a.only = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.only);
+	c.only = a.only;
 	fh_exclude_init(&exclude);
 	parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
@@ -702,5 +729,6 @@ int main(int argc, char **argv)
 	status = run(&c, &ops, max_bytes, max_time);
 	fh_exclude_free(&exclude);
 	free(a.excludes);
+	free(a.only);
 	return status;
 }

@@ -99,6 +99,11 @@ With no FILE, or when FILE is -, read standard input.\n\
                         for the 256s)\n\
   -b, --binary          read in binary mode\n\
   -c, --check           read checksums from the FILEs and check them\n\
+      --only=NAME       with -c, check only the entries named NAME (a\n\
+                        leading './' aside); say a NAME no list holds\n\
+                        (repeatable)\n\
+      --expect=DIGEST   check each FILE against DIGEST (hex or base64),\n\
+                        as -c checks a list's line: FILE: OK or FAILED\n\
       --tag             create a BSD-style checksum\n\
       --untagged        create a GNU-style checksum (undoes --tag)\n\
   -t, --text            read in text mode (default)\n\
@@ -178,7 +183,11 @@ SHA-2), FIPS 202 (SHA-3, SHAKE) and RFC 9861 (TurboSHAKE with domain byte\n\
 When checking, the input should be a former output of this program, of\n\
 md5sum, sha1sum..sha512sum or sha3sum.  Without -a, an untagged line of\n\
 a length several algorithms share (SHA-2, SHA-3) takes the one the list's\n\
-'#fhsum untagged=' line names, or the one a listed file's content shows.\n\
+'#fhsum untagged=' line names, or the one a listed file's content shows;\n\
+where no file matches under any of them, a warning says the list may use\n\
+another algorithm.  A tagged line whose tag names no algorithm of -a's is\n\
+counted as of an unsupported algorithm, not as improperly formatted, and\n\
+fails the check.\n\
 Lists as projects publish them are read too: a sidecar holding one digest\n\
 (x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, gpg --print-md records,\n\
 and of a clear-signed list only the signed text (fhsum(1), CHECKING).\n\

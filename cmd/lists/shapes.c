@@ -460,6 +460,8 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 			s->single = s->on && first && nothing_more(s);
 			return FH_SHAPE_OK;
 		}
+		if (kind == FH_LINE_UNSUPPORTED)
+			return FH_SHAPE_UNSUPPORTED;
 		if (!orig)
 			return FH_SHAPE_BAD;
 		if (first && s->list && sidecar(s, p, orig, len, out) == FH_SHAPE_OK) {

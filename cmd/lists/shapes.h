@@ -56,6 +56,7 @@ struct fh_shapes {
 enum fh_shape_kind {
 	FH_SHAPE_OK,            /* an entry */
 	FH_SHAPE_BAD,           /* an improperly formatted line */
+	FH_SHAPE_UNSUPPORTED,   /* a line of a tag the table lacks */
 	FH_SHAPE_END,           /* the end of the list, or a read error */
 };
 
