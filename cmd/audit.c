@@ -789,6 +789,16 @@ static void say_list_error(struct auditor *a, int err, const char *what)
 	}
 }
 
+/* The lines of the clear-signed list NAME outside its signed part, not
+ * read: said, as -c says them. */
+static void say_outside(const char *name, uint64_t n)
+{
+	if (n)
+		fh_error(0, "%s: WARNING: %" PRIu64 " %s outside the signed part %s ignored",
+			 fh_quotef(name, strlen(name)), n, n == 1 ? "line" : "lines",
+			 n == 1 ? "was" : "were");
+}
+
 void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *how)
 {
 	const struct fh_store_events ev = { a, say_bad_line, say_duplicate };
@@ -798,6 +808,7 @@ void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *ho
 		say_list_error(a, err, NULL);
 	if (err)
 		exit(FH_STATUS_USAGE);
+	say_outside(a->st.name, a->st.outside);
 	if (a->st.lf.stray_err)
 		fh_error(a->st.lf.stray_err, "%s: a temporary file a killed run left "
 			 "beside it could not be removed",
@@ -899,7 +910,9 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		}
 		a->expect_all = true;
 		struct fh_list_parser p;
-		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL };
+		uint64_t outside = 0;
+		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL,
+							 &outside };
 
 		fh_audit_parser(c, &p);
 		int err = fh_list_read(fd, &p, &reading);
@@ -909,6 +922,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 			fh_error(err, "%s", fh_quotef(c->against, strlen(c->against)));
 			exit(FH_STATUS_USAGE);
 		}
+		say_outside(c->against, outside);
 	} else {
 		struct fh_engine_opts eo;
 

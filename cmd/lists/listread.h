@@ -20,6 +20,11 @@ struct fh_list_reading {
 	void (*bad)(void *ctx, uint64_t lineno);
 	/* A name's hash a few lines ahead of EACH (NULL: not wanted). */
 	void (*prefetch)(void *ctx, uint64_t hash);
+	/* Where to count the lines of a clear-signed list outside its
+	 * signed part, which are not read (NULL: the armour is read as any
+	 * other lines are; set only where the parser reads published
+	 * lists). */
+	uint64_t *outside;
 };
 
 /* Reads the list FD to its end with PARSER (its state carried over, and

@@ -148,6 +148,15 @@ static char *keep(char **buf, size_t *cap, const char *line, size_t len)
 /* The next line of the text: the signed text of a clear-signed list,
  * else every line. */
 static enum fh_lines_status text_next(struct fh_shapes *s, char **line,
+				      size_t *len, uintmax_t *lineno);
+
+enum fh_lines_status fh_shapes_text(struct fh_shapes *s, char **line,
+				    size_t *len, uintmax_t *lineno)
+{
+	return text_next(s, line, len, lineno);
+}
+
+static enum fh_lines_status text_next(struct fh_shapes *s, char **line,
 				      size_t *len, uintmax_t *lineno)
 {
 	if (s->ahead_status >= 0) {

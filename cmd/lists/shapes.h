@@ -71,6 +71,13 @@ bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 				  struct fh_list_line *out, uintmax_t *lineno);
 
+/* The next line of the list's text alone (a clear-signed list's signed
+ * text; every line of another list), and its line number: for readers
+ * that parse the lines themselves.  Not to be mixed with fh_shapes_next
+ * on one list. */
+enum fh_lines_status fh_shapes_text(struct fh_shapes *s, char **line,
+				    size_t *len, uintmax_t *lineno);
+
 /* The file a list named LIST is named for, beside it: LIST without its
  * last extension (malloc'd); NULL when its last component has none. */
 char *fh_shapes_stem(const char *list);

@@ -195,7 +195,8 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	/* Lines of lists are rarely under 40 bytes. */
 	fh_manifest_expect(&s->m, (size_t)(st.st_size / 40));
 	struct reading r = { s, ev, 0 };
-	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch };
+	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch,
+						 &s->outside };
 
 	s->listed = *how;
 	int err = fh_list_read(fd, &s->listed, &reading);

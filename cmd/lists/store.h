@@ -86,6 +86,8 @@ struct fh_store {
 	int first_form;         /* the first line's FH_FMT_* (-1: none) */
 	bool any_meta;          /* a line has metadata */
 	uint64_t bad_lines, duplicates;
+	/* A clear-signed list's lines outside its signed part, not read. */
+	uint64_t outside;
 	/* The list's own file, never an entry of itself. */
 	dev_t self_dev;
 	ino_t self_ino;

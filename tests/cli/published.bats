@@ -306,3 +306,19 @@ clearsign() {
 	done
 	gpg --verify SUMS.asc 2>/dev/null || fail "the signature no longer holds"
 }
+
+@test "published: --audit of a clear-signed list reads its signed text alone" {
+	[ -n "${GNUPGHOME:-}" ] || skip "gpg or its key is missing"
+	mkdir t
+	printf 'a\n' >t/a
+	printf 'b\n' >t/b
+	cp t/a t/evil
+	sha256sum t/a t/b >SUMS
+	clearsign SUMS SUMS.asc
+	{ cat SUMS.asc; sha256sum t/evil; } >T.asc
+	run fhsum --audit=SUMS.asc t/a t/b
+	[ "$status" = 0 ] && [[ $output != *improperly* ]] || fail "signed: $status: $output"
+	run fhsum --audit=T.asc t/a t/b t/evil
+	[ "$status" = 1 ] && [[ $output == *"t/evil: NEW"* ]] &&
+		[[ $output == *"1 line outside the signed part was ignored"* ]] || fail "tampered: $status: $output"
+}
