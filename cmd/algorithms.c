@@ -112,7 +112,9 @@ void fh_cli_apply_length(struct cli *c, const char *arg)
 		digits++;
 	errno = 0;
 	bits = strtoull(arg, &end, 10);
-	if (errno == ERANGE)
+	bool too_big = errno == ERANGE;
+
+	if (too_big)
 		bits = ULLONG_MAX;
 	else if (errno)
 		end = (char *)arg;
@@ -150,6 +152,19 @@ void fh_cli_apply_length(struct cli *c, const char *arg)
 	case FH_LENGTH_XOF:
 	case FH_LENGTH_FIXED:
 		break;
+	}
+	if (r->max_bytes && (bits % 8 || bits > 8ull * r->max_bytes)) {
+		/* BLAKE2b's limit, in b2sum's (and cksum's) words; a number
+		 * past the type's range is its own error there. */
+		fh_error(too_big ? EOVERFLOW : 0, "invalid length: %s", fh_quote(arg));
+		if (too_big)
+			;
+		else if (bits % 8)
+			fh_error(0, "length is not a multiple of 8");
+		else
+			fh_error(0, "maximum digest length for %s is %u bits",
+				 fh_quote(c->algo->tag), 8u * r->max_bytes);
+		exit(fh_usage_status);
 	}
 	if (bits == 0) {
 		/* 0 is the default length, as in cksum 9.9. */

@@ -146,8 +146,10 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 		for (size_t i = 0; i < n; i++) {
 			fh_ctx ctx;
 
-			fh_init_kernel(&ctx, algo,
-				       algo->cv_bytes && multi ? multi : single);
+			const struct fh_hash_params p = { .outlen = outlen };
+
+			fh_init_params(&ctx, algo,
+				       algo->cv_bytes && multi ? multi : single, &p);
 			fh_update(&ctx, data[i], len[i]);
 			fh_final(&ctx, out + i * outlen, outlen);
 		}
