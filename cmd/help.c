@@ -48,7 +48,14 @@ static void gnu_usage(void)
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
   -b, --binary          read in binary mode\n\
-  -c, --check           read checksums from the FILEs and check them\n\
+  -c, --check           read checksums from the FILEs and check them\n", stdout);
+	const struct fh_algo_row *r = fh_algo_row_by_program(fh_prog);
+
+	if (r && r->algo.xof)
+		fputs("\
+  -l, --length=BITS     digest length in bits; must not exceed the max for\n\
+                          the blake2 algorithm and must be a multiple of 8\n", stdout);
+	fputs("\
       --tag             create a BSD-style checksum\n\
   -t, --text            read in text mode (default)\n\
   -z, --zero            end each output line with NUL, not newline,\n\
