@@ -213,6 +213,23 @@ bool fh_cli_algorithm_of_program(struct cli *c)
 	return fh_gnu_as != NULL;
 }
 
+bool fh_b3sum_program(int argc, char **argv)
+{
+	const struct fh_algo_row *r;
+	const char *slash, *name;
+
+	if (argc < 1 || !argv[0][0])
+		return false;
+	slash = strrchr(argv[0], '/');
+	name = slash ? slash + 1 : argv[0];
+	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++)
+		if (r->program && strcmp(name, r->program) == 0) {
+			fh_prog = name;
+			return true;
+		}
+	return false;
+}
+
 void fh_list_algorithms(void)
 {
 	const struct fh_algo_row *r;
@@ -232,13 +249,20 @@ void fh_list_algorithms(void)
 			snprintf(bits, sizeof bits, "%u+", 8u * a->digest_bytes);
 		else
 			snprintf(bits, sizeof bits, "%u", 8u * a->digest_bytes);
+		char whose[40] = "";
+
+		if (r->gnu_name)
+			snprintf(whose, sizeof whose, " (GNU)");
+		else if (r->program)
+			snprintf(whose, sizeof whose, " (%s)", r->program);
 		printf("%-14s %-14s %-6s %-6u %-7s %s%s\n", a->name, a->tag, bits,
 		       a->block_bytes, fh_family_name(a->family),
-		       r->gnu_name ? r->gnu_name : r->link ? r->link : "-",
-		       r->gnu_name ? " (GNU)" : "");
+		       r->gnu_name ? r->gnu_name : r->link ? r->link
+		       : r->program ? r->program : "-", whose);
 	}
 	printf("# BITS: the digest's; N+: an XOF, N by default (-l); "
 	       "-l: a group, -l picks\n"
 	       "# BLOCK: bytes, or the sponge's rate; PROGRAM: fhsum's name "
-	       "as this algorithm\n");
+	       "as this algorithm\n"
+	       "# (GNU), (b3sum): under that name fhsum is that program\n");
 }

@@ -679,6 +679,8 @@ int main(int argc, char **argv)
 	a.forced = getenv("FHSUM_KERNEL");
 	a.excludes = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.excludes);
 	fh_exclude_init(&exclude);
+	if (fh_b3sum_program(argc, argv))
+		return fh_b3sum(argc, argv);
 	parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
 		return status;
