@@ -232,8 +232,8 @@ FH_API void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen);
  * for distinct contexts. */
 FH_API void fh_final_custom(fh_ctx *ctx, const void *custom, size_t customlen,
 			    uint8_t *out, size_t outlen);
-/* One-shot: init, update, final on the best kernel; OUTLEN as for
- * fh_final.  Thread-safe. */
+/* One-shot: init (fh_init_len: BLAKE2b's digest of OUTLEN bytes),
+ * update, final on the best kernel; OUTLEN as for fh_final.  Thread-safe. */
 FH_API void fh_hash(const struct fh_algo *algo, const void *data, size_t len,
 		    uint8_t *out, size_t outlen);
 

@@ -173,7 +173,7 @@ void fh_hash(const struct fh_algo *algo, const void *data, size_t len,
 {
 	fh_ctx ctx;
 
-	fh_init(&ctx, algo);
+	fh_init_len(&ctx, algo, outlen);
 	fh_update(&ctx, data, len);
 	fh_final(&ctx, out, outlen);
 }
