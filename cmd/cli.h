@@ -250,4 +250,10 @@ void fh_list_algorithms(void);
 void fh_usage(int status) __attribute__((noreturn));
 void fh_version(void);
 
+/* Whether ARGV[0] names another project's program of the table (b3sum),
+ * which fhsum then is (fh_prog set); fh_b3sum runs it and returns the
+ * exit status (b3sum.c). */
+bool fh_b3sum_program(int argc, char **argv);
+int fh_b3sum(int argc, char **argv);
+
 #endif

@@ -116,6 +116,8 @@ static const struct option longopts[] = {
  * "--i" ambiguous where md5sum 9.1 takes them.  GNU's order, which its
  * "possibilities:" lists follow. */
 static const struct option gnu_longopts[] = {
+	/* b2sum's alone (gnu_longopts + 1 for the others). */
+	{ "length", required_argument, NULL, 'l' },
 	{ "binary", no_argument, NULL, 'b' },
 	{ "check", no_argument, NULL, 'c' },
 	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
@@ -194,6 +196,7 @@ static bool audit_run(int argc, char **argv, const struct option *opts)
  * argument (':') from an unknown option ('?'); GNU's under a GNU name. */
 static const char shortopts[] = ":a:bcj:l:rtwz";
 static const char gnu_shortopts[] = ":bctwz";
+static const char b2sum_shortopts[] = ":bcl:twz";
 
 /* The options of this run: GNU's under a GNU name, else fhsum's. */
 struct optset {
@@ -409,9 +412,13 @@ static void parse(int argc, char **argv, struct cli *c, struct args *a)
 		fh_prog = slash ? slash + 1 : argv[0];
 		argv[0] = (char *)fh_prog; /* getopt's messages use it */
 	}
-	const struct optset opts = fh_cli_algorithm_of_program(c)
-		? (struct optset){ gnu_longopts, gnu_shortopts }
-		: (struct optset){ longopts, shortopts };
+	/* GNU's programs of an algorithm of chosen length (b2sum) take -l. */
+	const bool gnu = fh_cli_algorithm_of_program(c);
+	const bool gnu_length = gnu && c->algo->xof;
+	const struct optset opts =
+		gnu ? (struct optset){ gnu_length ? gnu_longopts : gnu_longopts + 1,
+				       gnu_length ? b2sum_shortopts : gnu_shortopts }
+		    : (struct optset){ longopts, shortopts };
 
 	c->always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 	if (feed && strcmp(feed, "map") == 0)
@@ -699,6 +706,8 @@ int main(int argc, char **argv)
 	a.only = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.only);
 	c.only = a.only;
 	fh_exclude_init(&exclude);
+	if (fh_b3sum_program(argc, argv))
+		return fh_b3sum(argc, argv);
 	parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
 		return status;

@@ -8,10 +8,10 @@
 #include "family.h"
 
 /* The records, one per family: md.c (MD5, SHA-1, SHA-256, SHA-512, the
- * Merkle-Damgard families) and keccak.c.  A new family is one line here
+ * Merkle-Damgard families), keccak.c, blake2b.c and blake3.c.  A new family is one line here
  * and one row below. */
 extern const struct fh_family_ops fh_md5_ops, fh_sha1_ops, fh_sha256_ops,
-	fh_sha512_ops, fh_keccak_ops;
+	fh_sha512_ops, fh_keccak_ops, fh_blake2b_ops, fh_blake3_ops;
 
 static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = &fh_md5_ops,
@@ -19,6 +19,8 @@ static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_SHA1] = &fh_sha1_ops,
 	[FH_FAMILY_SHA256] = &fh_sha256_ops,
 	[FH_FAMILY_SHA512] = &fh_sha512_ops,
+	[FH_FAMILY_BLAKE2B] = &fh_blake2b_ops,
+	[FH_FAMILY_BLAKE3] = &fh_blake3_ops,
 };
 
 const struct fh_family_ops *fh_family_ops(enum fh_family family)

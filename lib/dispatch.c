@@ -87,6 +87,15 @@ static const struct fh_kernel *const sha512_kernels[] = {
 	&fh_sha512_portable,
 };
 
+/* BLAKE2b and BLAKE3: the portable kernels alone, so far. */
+static const struct fh_kernel *const blake2b_kernels[] = {
+	&fh_blake2b_portable,
+};
+
+static const struct fh_kernel *const blake3_kernels[] = {
+	&fh_blake3_portable,
+};
+
 /* Each family's multi-buffer kernels, best first; there may be none, so
  * each list ends with NULL.  Measured on Zen 4 (aggregate MB/s, all lanes
  * busy, against md5-bmi's 785): md5-avx512x32 11014, md5-avx512x16 7741,
@@ -169,6 +178,10 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
+/* No multi-buffer kernel across inputs for BLAKE2b or BLAKE3 yet. */
+static const struct fh_kernel *const blake2b_multi_kernels[] = { NULL };
+static const struct fh_kernel *const blake3_multi_kernels[] = { NULL };
+
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
@@ -180,6 +193,8 @@ static const struct {
 	[FH_FAMILY_SHA1] = { sha1_kernels, FH_COUNT(sha1_kernels) },
 	[FH_FAMILY_SHA256] = { sha256_kernels, FH_COUNT(sha256_kernels) },
 	[FH_FAMILY_SHA512] = { sha512_kernels, FH_COUNT(sha512_kernels) },
+	[FH_FAMILY_BLAKE2B] = { blake2b_kernels, FH_COUNT(blake2b_kernels) },
+	[FH_FAMILY_BLAKE3] = { blake3_kernels, FH_COUNT(blake3_kernels) },
 }, multi_tables[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = { md5_multi_kernels, FH_COUNT(md5_multi_kernels) - 1 },
 	[FH_FAMILY_KECCAK] = { keccak_multi_kernels,
@@ -189,6 +204,10 @@ static const struct {
 			       FH_COUNT(sha256_multi_kernels) - 1 },
 	[FH_FAMILY_SHA512] = { sha512_multi_kernels,
 			       FH_COUNT(sha512_multi_kernels) - 1 },
+	[FH_FAMILY_BLAKE2B] = { blake2b_multi_kernels,
+				FH_COUNT(blake2b_multi_kernels) - 1 },
+	[FH_FAMILY_BLAKE3] = { blake3_multi_kernels,
+			       FH_COUNT(blake3_multi_kernels) - 1 },
 };
 
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)

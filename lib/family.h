@@ -33,6 +33,10 @@ struct fh_family_ops {
 	void (*blocks_xn)(const struct fh_kernel *k, const struct fh_algo *algo,
 			  void *states, const uint8_t *const *data,
 			  size_t nblocks);
+	/* (start, blocks, blocks_xn, pad and digest serve the modes that
+	 * run many inputs in the lanes of a multi-buffer kernel; a family
+	 * whose streaming mode is its own and that has no such kernel,
+	 * BLAKE2b and BLAKE3, leaves blocks_xn, pad and digest NULL.) */
 	/* Appends ALGO's padding to the TAIL bytes at BLOCKS (TOTAL bytes in
 	 * the message) and returns the blocks to absorb (see fh_pad). */
 	size_t (*pad)(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
@@ -50,6 +54,10 @@ struct fh_family_ops {
 	void (*update)(fh_ctx *ctx, const uint8_t *p, size_t len);
 	void (*final)(fh_ctx *ctx, const void *custom, size_t customlen,
 		      uint8_t *out, size_t outlen);
+	/* After init: what P asks beyond the defaults (a length that is a
+	 * parameter, a key).  False when the family takes no such key.
+	 * NULL: the family takes none, and its length is only fh_final's. */
+	bool (*params)(fh_ctx *ctx, const struct fh_hash_params *p);
 };
 
 /* FAMILY's ops record; never NULL for a family below FH_FAMILY_COUNT. */

@@ -144,10 +144,11 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 	 * its leaves (fh_init), so they go one after another. */
 	if (!multi || algo->cv_bytes) {
 		for (size_t i = 0; i < n; i++) {
+			const struct fh_hash_params p = { .outlen = outlen };
 			fh_ctx ctx;
 
-			fh_init_kernel(&ctx, algo,
-				       algo->cv_bytes && multi ? multi : single);
+			fh_init_params(&ctx, algo,
+				       algo->cv_bytes && multi ? multi : single, &p);
 			fh_update(&ctx, data[i], len[i]);
 			fh_final(&ctx, out + i * outlen, outlen);
 		}

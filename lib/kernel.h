@@ -104,6 +104,29 @@ typedef void fh_keccak_absorb_fn(uint64_t state[25], const uint8_t *data,
 /* The permutation of ROUNDS rounds (24 or 12, as above) on STATE. */
 typedef void fh_keccak_permute_fn(uint64_t state[25], unsigned rounds);
 
+/* BLAKE2b (RFC 7693 §3.2): compress NBLOCKS consecutive 128-byte blocks
+ * into H.  The offset counter t is T plus 128 for each block, added before
+ * the block is compressed (the caller of a short last block passes T so
+ * that the sum is the message's length, modulo 2^64: the counter's high
+ * word stays 0, as for any message under 2^64 bytes).  The last block is
+ * compressed as the final one (f0 all ones) when LAST. */
+typedef void fh_blake2b_blocks_fn(uint64_t h[8], const uint8_t *data,
+				  size_t nblocks, uint64_t t, bool last);
+/* BLAKE3 (the BLAKE3 paper, §2.2): compress the 64-byte BLOCK, of which
+ * BLOCK_LEN bytes are the message's and the rest zeros, under the
+ * chaining value CV with COUNTER and FLAGS; OUT gets the 16 words of
+ * output (the first 8 are the next chaining value). */
+typedef void fh_blake3_compress_fn(const uint32_t cv[8], const uint8_t *block,
+				   uint32_t block_len, uint64_t counter,
+				   uint32_t flags, uint32_t out[16]);
+/* BLAKE3: hash N whole chunks (1024 bytes each) at DATA, under KEY, with
+ * the chunk counters COUNTER, COUNTER + 1, ... and FLAGS (the mode's),
+ * into their N chaining values at CVS.  The unit a SIMD kernel runs in
+ * its lanes (BLAKE3's hash_many). */
+typedef void fh_blake3_chunks_fn(const uint32_t key[8], const uint8_t *data,
+				 size_t n, uint64_t counter, uint32_t flags,
+				 uint32_t (*cvs)[8]);
+
 #define FH_KECCAK_F_ROUNDS 24
 #define FH_KECCAK_P12_ROUNDS 12
 
@@ -172,6 +195,11 @@ FH_KERNEL_ACCESSOR(fh_sha512_blocks_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb, blocks)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_keccak_permute, permute)
+FH_KERNEL_ACCESSOR(fh_blake2b_blocks, blocks)
+/* BLAKE3's kernels: the chunks in `blocks`, the compression function in
+ * `permute` (which squeezes its output, as Keccak's permutation does). */
+FH_KERNEL_ACCESSOR(fh_blake3_chunks, blocks)
+FH_KERNEL_ACCESSOR(fh_blake3_compress, permute)
 
 /* The most lanes any multi-buffer kernel has. */
 #define FH_MAX_LANES 32
@@ -182,6 +210,8 @@ extern const struct fh_kernel fh_keccak_portable;
 extern const struct fh_kernel fh_sha1_portable;
 extern const struct fh_kernel fh_sha256_portable;
 extern const struct fh_kernel fh_sha512_portable;
+extern const struct fh_kernel fh_blake2b_portable;
+extern const struct fh_kernel fh_blake3_portable;
 
 /* This CPU's FH_CPU_* bits, traits included; probed once, thread-safe. */
 uint32_t fh_cpu_features(void);
@@ -233,6 +263,22 @@ const struct fh_kernel *fh_kernel_at(size_t i);
  * kernel, and a single-stream one hashes the leaves one at a time. */
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel);
+
+/* What starts a hash beyond its algorithm: the digest's length (BLAKE2b's
+ * parameter), and a key: BLAKE2b's (1..64 bytes), BLAKE3's keyed_hash key
+ * (32 bytes) or derive_key context (any length). */
+enum fh_keying { FH_KEY_NONE, FH_KEY_KEYED, FH_KEY_DERIVE };
+struct fh_hash_params {
+	size_t outlen;          /* 0: the algorithm's default */
+	enum fh_keying keying;
+	const uint8_t *key;     /* KEYLEN bytes; FH_KEY_DERIVE: the context */
+	size_t keylen;
+};
+/* fh_init_kernel with P (NULL: the defaults).  Returns false, CTX
+ * unusable, when ALGO takes no such key. */
+bool fh_init_params(fh_ctx *ctx, const struct fh_algo *algo,
+		    const struct fh_kernel *kernel,
+		    const struct fh_hash_params *p);
 
 /* Every family through one door (blocks.c, over the families' ops
  * records of family.h), for the modes that do not care which family they

@@ -217,7 +217,8 @@ static const struct fh_algo *news_declared(const struct fh_store *s)
 
 	for (size_t i = 0; i < s->nnews; i++)
 		unwritten += !s->news[i]->renamed;
-	if (!unwritten || !n || !untagged || n->xof || fh_settle_algos(n->digest_bytes, NULL) < 2 ||
+	if (!unwritten || !n || !untagged || !fh_algo_untagged_as(n, n->digest_bytes) ||
+	    fh_settle_algos(n->digest_bytes, NULL) < 2 ||
 	    fh_list_declared(&s->listed, n->digest_bytes))
 		return NULL;
 	for (size_t i = 0; i < s->settle.n; i++)
@@ -247,7 +248,8 @@ static const struct fh_algo *declared(const struct fh_store *s, size_t outlen)
 static bool needs_name(const struct fh_store *s, int form, const struct fh_algo *algo,
 		       size_t outlen)
 {
-	return !(form & FH_FMT_TAG) && !algo->xof && fh_settle_algos(outlen, NULL) > 1 &&
+	return !(form & FH_FMT_TAG) && fh_algo_untagged_as(algo, outlen) &&
+	       fh_settle_algos(outlen, NULL) > 1 &&
 	       declared(s, outlen) != algo;
 }
 

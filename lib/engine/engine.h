@@ -105,6 +105,10 @@ struct fh_job {
 	const struct fh_kernel *multi;
 	bool multi_only;
 	size_t outlen;
+	/* ALGO's key or derive-key context (BLAKE3's modes), or NULL; its
+	 * outlen is not read (OUTLEN is).  A job with a key never shares
+	 * lanes. */
+	const struct fh_hash_params *key;
 	void *user;             /* the caller's, handed back untouched */
 	/* Bytes the caller holds for this job until it is handed back; with
 	 * the engine's own copies they count against the ring's bound on

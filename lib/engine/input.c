@@ -189,14 +189,19 @@ static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
 
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
-		  uint64_t *size)
+		  const struct fh_kernel *multi, const struct fh_hash_params *key,
+		  uint8_t *out, size_t outlen, uint64_t *size)
 {
+	struct fh_hash_params p = key ? *key : (struct fh_hash_params){ 0 };
 	fh_ctx ctx;
 	int err = 0;
 
 	*size = 0;
-	fh_init_kernel(&ctx, algo, kernel);
+	p.outlen = outlen;
+	if (!fh_init_params(&ctx, algo, kernel, &p)) {
+		fh_input_close(in, fds);
+		return EINVAL;
+	}
 	if (algo->cv_bytes)
 		fh_kt_init(&ctx, multi);
 	if (in->regular && in->size >= FH_MAP_MIN) {
@@ -272,7 +277,9 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 	for (size_t i = 0; i < c->n; i++) {
 		live[i] = !v || c->algo[i] == v;
 		if (live[i]) {
-			fh_init_kernel(&ctx[i], c->algo[i], c->kernel[i]);
+			const struct fh_hash_params p = { .outlen = outlen };
+
+			fh_init_params(&ctx[i], c->algo[i], c->kernel[i], &p);
 			left++;
 		}
 	}
@@ -326,14 +333,14 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 	j->chosen = -1;
 	if (!c)
 		return fh_input_hash(r, in, fds, j->algo, j->kernel, j->multi,
-				     j->digest, j->outlen, &j->size);
+				     j->key, j->digest, j->outlen, &j->size);
 	v = atomic_load_explicit(&c->verdict, memory_order_acquire);
 	if (v) {
 		/* Settled already: the one algorithm, by the usual path. */
 		j->chosen = cand_index(c, v);
 		j->algo = v;
 		return fh_input_hash(r, in, fds, v, c->kernel[j->chosen], NULL,
-				     j->digest, j->outlen, &j->size);
+				     NULL, j->digest, j->outlen, &j->size);
 	}
 	size_t alive;
 

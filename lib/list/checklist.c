@@ -84,7 +84,7 @@ static const struct fh_algo *other_of_length(const struct fh_algo *a)
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *b = fh_algo_get((enum fh_algo_id)id);
 
-		if (b && b != a && !b->xof && b->digest_bytes == a->digest_bytes)
+		if (b && b != a && fh_algo_untagged_as(b, a->digest_bytes))
 			return b;
 	}
 	return NULL;
@@ -102,7 +102,7 @@ static const struct fh_algo *named(const char *w, size_t n, const char *key)
 	name[n - k] = '\0';
 	const struct fh_algo *a = fh_algo_by_name(name);
 
-	return a && !a->xof ? a : NULL;
+	return a && fh_algo_untagged_as(a, a->digest_bytes) ? a : NULL;
 }
 
 /* A "#fhsum ..." line (LEN bytes): its words "untagged=NAME" and
@@ -161,7 +161,7 @@ static bool outlen_fits(const struct fh_list_parser *p,
 		return bytes == want;
 	if (p->outlen && a == p->algo)
 		return bytes == p->outlen;
-	return bytes >= 1 && bytes <= (size_t)FH_MAX_XOF_BYTES;
+	return bytes >= 1 && bytes <= fh_algo_max_bytes(a);
 }
 
 /* A bit per byte value: '+', '/', '0'-'9' in the first word, 'A'-'Z' and
@@ -280,9 +280,10 @@ static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 		*want = 0;
 		*anylen = false;
 		/* OpenSSL 3's names ("SHA2-256"); its SHAKE lines are of
-		 * any length ("SHAKE-128", 16 bytes by default). */
+		 * any length ("SHAKE-128", 16 bytes by default), while
+		 * "BLAKE2B-512" says its length. */
 		if (!a && p->published && (a = fh_algo_by_openssl(s, k)) != NULL) {
-			*anylen = a->xof;
+			*anylen = a->xof && a->family == FH_FAMILY_KECCAK;
 			return a;
 		}
 		if (!a) {
@@ -291,7 +292,7 @@ static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 			if (base < 2 || !(*want = tag_bytes(s + base - 1, k - base + 1)))
 				return NULL;
 			a = fh_algo_by_tag(s, base - 1);
-			if (!a || !a->xof)
+			if (!a || !a->xof || *want > fh_algo_max_bytes(a))
 				return NULL;
 		}
 		return a;

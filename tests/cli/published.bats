@@ -144,10 +144,12 @@ hex_of() { # ALGO FILE: the digest by Python's hashlib
 	done >L
 	openssl dgst -shake128 b.txt >>L
 	openssl dgst -shake256 app.tar.gz >>L
+	openssl dgst -blake2b512 app.tar.gz b.txt >>L
 	grep -q '^SHA2-256(app.tar.gz)= ' L || fail "openssl wrote no SHA2-256 line:" "$(cat L)"
+	grep -q '^BLAKE2B-512(b.txt)= ' L || fail "openssl wrote no BLAKE2B-512 line:" "$(cat L)"
 	run fhsum -c L
 	[ "$status" = 0 ] || fail "$status: $output"
-	[ "$(grep -c ': OK$' <<<"$output")" = 18 ] || fail "$output"
+	[ "$(grep -c ': OK$' <<<"$output")" = 20 ] || fail "$output"
 	printf 'changed\n' >b.txt
 	rm app.tar.gz
 	run fhsum -c L

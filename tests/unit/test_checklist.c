@@ -847,6 +847,7 @@ static void test_round_trip(void)
 		H32, H56, H64, H96, H128, "0a", H96,    /* md5 .. shake256 */
 		H64, "0b", H128, H32,   /* turboshake128/256, kt128/256 */
 		X16 X16 "01234567", H56, H64, H96, H128, /* sha1 .. sha512 */
+		H128, H64,      /* blake2b, blake3 */
 	};
 	char name[64], line[512];
 	unsigned bad = 0;

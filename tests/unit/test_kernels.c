@@ -49,6 +49,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "algo.h"
 #include "testutil.h"
 
 #define FOLD_MAX 4096
@@ -302,8 +303,83 @@ static const uint8_t *at_guard(size_t len)
 	return p;
 }
 
+/* BLAKE2b's blocks function from random states and counters, the last
+ * block final or not, every block count 0..17 at offsets 0..15, and
+ * blocks that end at the guard page (GUARD). */
+static void raw_blake2b(const struct fh_kernel *k, const struct fh_kernel *p,
+			struct tu_rng *rng, int guard)
+{
+	for (size_t nb = guard; nb <= (guard ? 8u : 17u); nb++) {
+		for (size_t off = 0; off < (guard ? 1u : 16u); off++) {
+			uint64_t want[8], got[8], t = tu_rand(rng);
+			bool last = tu_rand(rng) & 1;
+			const uint8_t *d = guard ? at_guard(nb * 128) : work + off;
+
+			tu_rand_bytes(rng, (uint8_t *)want, sizeof want);
+			memcpy(got, want, sizeof got);
+			if (!guard)
+				memcpy(work + off, src, nb * 128);
+			fh_blake2b_blocks_of(p)(want, src, nb, t, last);
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s blake2b_blocks nblocks=%zu", kname, nb);
+			fh_blake2b_blocks_of(k)(got, d, nb, t, last);
+			guard_what[0] = '\0';
+			same(guard ? "blake2b_blocks at guard page" : "blake2b_blocks",
+			     nb * 128, want, got, sizeof want);
+		}
+	}
+}
+
+/* BLAKE3's compression function from random chaining values, counters,
+ * block lengths and flags, at offsets 0..15; its chunks function for 0..9
+ * chunks from random keys and counters; both at the guard page. */
+static void raw_blake3(const struct fh_kernel *k, const struct fh_kernel *p,
+		       struct tu_rng *rng)
+{
+	for (int i = 0; i < 256; i++) {
+		uint32_t cv[8], want[16], got[16];
+		uint64_t counter = tu_rand(rng);
+		uint32_t len = (uint32_t)tu_rand_below(rng, 65);
+		uint32_t flags = (uint32_t)tu_rand_below(rng, 128);
+		size_t off = (size_t)i % 16;
+		bool guard = i % 32 == 31;
+		const uint8_t *d = guard ? at_guard(64) : work + off;
+
+		tu_rand_bytes(rng, (uint8_t *)cv, sizeof cv);
+		memcpy(work + off, src + i, 64);
+		fh_blake3_compress_of(p)(cv, guard ? src : src + i, len,
+					 counter, flags, want);
+		snprintf(guard_what, sizeof guard_what, "kernel %s blake3_compress", kname);
+		fh_blake3_compress_of(k)(cv, d, len, counter, flags, got);
+		guard_what[0] = '\0';
+		same("blake3_compress", len, want, got, sizeof want);
+	}
+	for (size_t n = 0; n <= 7; n++) {
+		for (int g = 0; g < 2; g++) {
+			uint32_t key[8], want[7][8], got[7][8];
+			uint64_t counter = g ? tu_rand(rng) : tu_rand_below(rng, 1000);
+			uint32_t flags = (uint32_t)tu_rand_below(rng, 2) << 4;
+			size_t off = n % 16;
+			const uint8_t *d = g ? at_guard(n * 1024) : work + off;
+
+			tu_rand_bytes(rng, (uint8_t *)key, sizeof key);
+			if (!g)
+				memcpy(work + off, src, n * 1024);
+			fh_blake3_chunks_of(p)(key, g ? d : src, n, counter, flags, want);
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s blake3_chunks n=%zu", kname, n);
+			fh_blake3_chunks_of(k)(key, d, n, counter, flags, got);
+			guard_what[0] = '\0';
+			same(g ? "blake3_chunks at guard page" : "blake3_chunks",
+			     n * 1024, want, got, n * sizeof *want);
+		}
+	}
+}
+
 static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
 {
+	if (k->family == FH_FAMILY_BLAKE2B || k->family == FH_FAMILY_BLAKE3)
+		return; /* raw_blake2b and raw_blake3 test it */
 	if (k->family != FH_FAMILY_MD5 && k->family != FH_FAMILY_KECCAK) {
 		const struct fh_algo *a = algo_of_family(k->family);
 		size_t block = a->block_bytes, sb = fh_state_bytes(k->family);
@@ -536,7 +612,11 @@ static void sha_messages(const struct fh_kernel *k, const struct fh_kernel *p,
  * the rate (136 or 168 bytes) at many different input lengths. */
 static size_t outlen_for(const struct fh_algo *a, size_t len)
 {
-	return a->xof ? 1 + (len * 37) % MAX_XOF_OUT : a->digest_bytes;
+	size_t max = fh_algo_max_bytes(a);
+
+	if (!a->xof)
+		return a->digest_bytes;
+	return 1 + (len * 37) % (max < MAX_XOF_OUT ? max : MAX_XOF_OUT);
 }
 
 /* All lengths 0..FOLD_MAX, each digest compared and also folded (hashed in
@@ -553,8 +633,8 @@ static void api_fold(const struct fh_algo *a, const struct fh_kernel *k,
 	char what[64];
 
 	snprintf(what, sizeof what, "%s all-lengths", a->name);
-	fh_init_kernel(&fold_p, a, p);
-	fh_init_kernel(&fold_k, a, p);
+	tu_init_on(&fold_p, a, p, fold_len);
+	tu_init_on(&fold_k, a, p, fold_len);
 	for (size_t len = 0; len <= FOLD_MAX; len++) {
 		size_t outlen = outlen_for(a, len);
 		tu_hash_on(a, p, src, len, want, outlen);
@@ -595,7 +675,7 @@ static void api_splits(const struct fh_algo *a, const struct fh_kernel *k,
 		for (int round = 0; round < 8; round++) {
 			fh_ctx ctx;
 			size_t at = 0;
-			fh_init_kernel(&ctx, a, k);
+			tu_init_on(&ctx, a, k, outlen);
 			while (at < len) {
 				size_t step = tu_rand_below(rng, 2 * rate + 2);
 				if (step > len - at)
@@ -633,7 +713,7 @@ static void api_unaligned(const struct fh_algo *a, const struct fh_kernel *k,
 			 * misaligned relative to the block buffer too. */
 			size_t first = off < len ? off : len;
 			fh_ctx ctx;
-			fh_init_kernel(&ctx, a, k);
+			tu_init_on(&ctx, a, k, outlen);
 			fh_update(&ctx, work + off, first);
 			fh_update(&ctx, work + off + first, len - first);
 			fh_final(&ctx, got, outlen);
@@ -1533,6 +1613,11 @@ static int test_kernel(const struct fh_kernel *k)
 		raw_md5(k, p, &rng);
 	else if (k->family == FH_FAMILY_KECCAK)
 		raw_keccak(k, p, &rng);
+	else if (k->family == FH_FAMILY_BLAKE2B) {
+		raw_blake2b(k, p, &rng, 0);
+		raw_blake2b(k, p, &rng, 1);
+	} else if (k->family == FH_FAMILY_BLAKE3)
+		raw_blake3(k, p, &rng);
 	else
 		raw_blocks(k, p, &rng);
 	raw_guard(k, p);
@@ -1632,7 +1717,9 @@ static int check_registered(char **names, int n)
 	    !fh_kernel_usable(&fh_keccak_portable) ||
 	    !fh_kernel_usable(&fh_sha1_portable) ||
 	    !fh_kernel_usable(&fh_sha256_portable) ||
-	    !fh_kernel_usable(&fh_sha512_portable)) {
+	    !fh_kernel_usable(&fh_sha512_portable) ||
+	    !fh_kernel_usable(&fh_blake2b_portable) ||
+	    !fh_kernel_usable(&fh_blake3_portable)) {
 		printf("FAIL a portable kernel says it is not usable\n");
 		bad = 1;
 	}
