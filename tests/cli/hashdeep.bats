@@ -163,6 +163,31 @@ PROG: WARNING: 1 listed file missing"
 		fail "left beside the lists:" "$(ls -A)"
 }
 
+@test "hashdeep: --update killed at any moment leaves the old list or a whole new one" {
+	local i n
+	for i in $(seq 1 200); do echo "$i" >"t/f$i"; done
+	hashdeep -l -r t >L
+	for n in 1 2 3 4 5 6; do
+		cp L L.old
+		for i in $(seq 1 40); do echo "$n $i" >"t/n$n.$i"; done
+		"${FHSUM_WRAP[@]}" "$FHSUM" --update=L t >/dev/null 2>&1 &
+		sleep "0.0$((RANDOM % 10))"
+		kill -9 $! 2>/dev/null || true
+		wait $! || true
+		# The old list, or a new one hashdeep's audit accepts whole.
+		if ! cmp -s L L.old; then
+			head -n "$(wc -l <L.old)" L | cmp -s - L.old ||
+				fail "round $n: old lines changed" || return 1
+			hashdeep -a -l -k L -r t >/dev/null ||
+				fail "round $n: hashdeep's audit rejects the list:" "$(cat L)" || return 1
+		fi
+	done
+	capture got fhsum --update=L t
+	hashdeep -a -l -k L -r t >/dev/null || fail "after a clean update:" "$(cat L)"
+	[ -z "$(ls -A | grep -v -x -e L -e L.old -e t -e 'got.*')" ] ||
+		fail "left beside the list:" "$(ls -A)"
+}
+
 @test "hashdeep: --update of a list with a column fhsum lacks is refused, exit 64, list untouched" {
 	hashdeep -c md5,tiger -l -r t >L
 	cp L L.old
