@@ -264,7 +264,8 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
  * into a context per candidate, those the verdict rules out dropped as
  * soon as it is known, so that a large file pays for the others only
  * until a smaller one has settled the list.  D receives each candidate's
- * digest (OUTLEN bytes apart); LIVE says which were finished. */
+ * digest (OUTLEN bytes apart, each of its algorithm's length); LIVE says
+ * which were finished. */
 static int hash_cands(struct fh_reader *r, struct fh_input *in,
 		      const struct fh_candidates *c, const struct fh_algo *v,
 		      size_t outlen, uint8_t *d, bool *live, size_t *alive,
@@ -308,7 +309,8 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 	*alive = left;
 	for (size_t i = 0; i < c->n && !err; i++)
 		if (live[i])
-			fh_final(&ctx[i], d + i * outlen, outlen);
+			fh_final(&ctx[i], d + i * outlen,
+				 c->algo[i]->xof ? outlen : c->algo[i]->digest_bytes);
 	return err;
 }
 
