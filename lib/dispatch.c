@@ -93,6 +93,18 @@ static const struct fh_kernel *const blake2b_kernels[] = {
 };
 
 static const struct fh_kernel *const blake3_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neon,
+#endif
 	&fh_blake3_portable,
 };
 
@@ -180,7 +192,21 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 
 /* No multi-buffer kernel across inputs for BLAKE2b or BLAKE3 yet. */
 static const struct fh_kernel *const blake2b_multi_kernels[] = { NULL };
-static const struct fh_kernel *const blake3_multi_kernels[] = { NULL };
+static const struct fh_kernel *const blake3_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512x16,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41x4,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neonx4,
+#endif
+	NULL,
+};
 
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 
