@@ -133,7 +133,7 @@ const struct fh_kernel fh_blake3_portable = {
 	.name = "blake3-portable", .family = FH_FAMILY_BLAKE3, .lanes = 1,
 	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, blake3_chunks_portable),
 	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, blake3_compress_portable),
-	.blocks_xn = FH_KERNEL_FN(fh_blake3_parents_fn, blake3_parents_portable),
+	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, blake3_parents_portable),
 };
 
 static void start(const struct fh_algo *algo, void *state)

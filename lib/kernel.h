@@ -175,6 +175,9 @@ struct fh_kernel {
 	fh_kernel_fn *permute;
 	/* Multi-buffer (lanes > 1): the *_xn function. */
 	fh_kernel_fn *blocks_xn;
+	/* Single stream, for a tree mode whose inner nodes a kernel also
+	 * runs in its lanes (BLAKE3's parents); NULL for the others. */
+	fh_kernel_fn *tree;
 };
 
 /* The typed entry points of the families above, for the family's own
@@ -205,13 +208,13 @@ FH_KERNEL_ACCESSOR(fh_blake3_compress, permute)
 /* BLAKE3's SIMD additions.  Parents (§2.4): hash the N parent nodes
  * whose children are the chaining values CHILDREN[2i] and [2i + 1], under
  * KEY with FLAGS | PARENT (the mode's flags; counter 0, 64 bytes), into
- * CVS[i]; CVS may be CHILDREN.  A single-stream kernel's `blocks_xn`
- * (lanes 1: unused otherwise), so that the tree above the chunks runs in
- * the lanes too (BLAKE3's hash_many on parents). */
+ * CVS[i]; CVS may be CHILDREN.  A single-stream kernel's `tree`, so that
+ * the tree above the chunks runs in the lanes too (BLAKE3's hash_many on
+ * parents). */
 typedef void fh_blake3_parents_fn(const uint32_t key[8],
 				  const uint32_t (*children)[8], size_t n,
 				  uint32_t flags, uint32_t (*cvs)[8]);
-FH_KERNEL_ACCESSOR(fh_blake3_parents, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_blake3_parents, tree)
 /* Multi-buffer BLAKE3 (the engine's lanes: one small input a lane): for
  * each lane, NBLOCKS 64-byte blocks of the first chunk of an input, none
  * its last block, into the lane's state (struct fh_blake3_lane), whose

@@ -148,7 +148,7 @@ const struct fh_kernel fh_blake3_neon = {
 	.features = FH_CPU_ARM_ASIMD,
 	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, blake3_chunks_neon),
 	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, blake3_compress_neon),
-	.blocks_xn = FH_KERNEL_FN(fh_blake3_parents_fn, blake3_parents_neon),
+	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, blake3_parents_neon),
 };
 
 const struct fh_kernel fh_blake3_neonx4 = {

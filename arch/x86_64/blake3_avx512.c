@@ -223,7 +223,7 @@ const struct fh_kernel fh_blake3_avx512 = {
 	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX2 | FH_CPU_X86_SSE41,
 	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, fh_blake3_chunks_avx512),
 	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, fh_blake3_compress_sse41),
-	.blocks_xn = FH_KERNEL_FN(fh_blake3_parents_fn, fh_blake3_parents_avx512),
+	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, fh_blake3_parents_avx512),
 };
 
 const struct fh_kernel fh_blake3_avx512x16 = {

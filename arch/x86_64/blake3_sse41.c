@@ -149,7 +149,7 @@ const struct fh_kernel fh_blake3_sse41 = {
 	.features = FH_CPU_X86_SSE41,
 	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, fh_blake3_chunks_sse41),
 	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, fh_blake3_compress_sse41),
-	.blocks_xn = FH_KERNEL_FN(fh_blake3_parents_fn, fh_blake3_parents_sse41),
+	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, fh_blake3_parents_sse41),
 };
 
 const struct fh_kernel fh_blake3_sse41x4 = {
