@@ -87,12 +87,25 @@ static const struct fh_kernel *const sha512_kernels[] = {
 	&fh_sha512_portable,
 };
 
-/* BLAKE2b and BLAKE3: the portable kernels alone, so far. */
+/* BLAKE2b: the portable kernel alone, so far.  BLAKE3: whole chunks and
+ * parents 16, 8 or 4 at a time, one per lane (arch/). */
 static const struct fh_kernel *const blake2b_kernels[] = {
 	&fh_blake2b_portable,
 };
 
 static const struct fh_kernel *const blake3_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neon,
+#endif
 	&fh_blake3_portable,
 };
 
@@ -178,9 +191,24 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
-/* No multi-buffer kernel across inputs for BLAKE2b or BLAKE3 yet. */
+/* No multi-buffer kernel across inputs for BLAKE2b yet; BLAKE3's take the
+ * first chunk of many small inputs. */
 static const struct fh_kernel *const blake2b_multi_kernels[] = { NULL };
-static const struct fh_kernel *const blake3_multi_kernels[] = { NULL };
+static const struct fh_kernel *const blake3_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512x16,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41x4,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neonx4,
+#endif
+	NULL,
+};
 
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 

@@ -211,7 +211,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		/* Read, not mapped, a lone large KT input still has its
 		 * team, each thread reading the leaves it claims; not at
 		 * depth 1, whose disk wants one reader in order. */
-		bool team_reads = r->no_mmap && !r->seq && algo->cv_bytes &&
+		bool team_reads = r->no_mmap && !r->seq && fh_team_serves(algo) &&
 				  r->kt_threads > 1 &&
 				  end - pos >= (off_t)FH_KT_TEAM_MIN;
 
