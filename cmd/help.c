@@ -199,7 +199,7 @@ warning says the list may use another algorithm.  A tagged line whose tag\n\
 names no algorithm of -a's is counted as of an unsupported algorithm, not\n\
 as improperly formatted, and fails the check.\n\
 Lists as projects publish them are read too: a sidecar holding one digest\n\
-(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, gpg --print-md records,\n\
+(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, the digests gpg prints,\n\
 hashdeep lists, and of a clear-signed list only the signed text (fhsum(1),\n\
 CHECKING).\n\
 The default mode is to print a line with: checksum, a space, a character\n\

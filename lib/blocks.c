@@ -88,18 +88,3 @@ size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
 	}
 	return have / algo->block_bytes;
 }
-
-void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
-		 const struct fh_kernel *kernel, const void *state,
-		 uint64_t absorbed)
-{
-	const struct fh_family_ops *ops = families[algo->family];
-
-	fh_init_kernel(ctx, algo, kernel);
-	if (ops->lane_resume) {
-		ops->lane_resume(ctx, state, absorbed);
-		return;
-	}
-	memcpy(&ctx->state, state, ops->state_bytes);
-	ctx->total = absorbed;
-}

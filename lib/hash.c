@@ -45,6 +45,23 @@ void fh_init(fh_ctx *ctx, const struct fh_algo *algo)
 		ops->init(ctx, fh_kernel_best_multi(algo->family));
 }
 
+/* The lane's context: here beside fh_init_kernel, which it starts with,
+ * so that the table of families (blocks.c) calls nothing back. */
+void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
+		 const struct fh_kernel *kernel, const void *state,
+		 uint64_t absorbed)
+{
+	const struct fh_family_ops *ops = fh_family_ops(algo->family);
+
+	fh_init_kernel(ctx, algo, kernel);
+	if (ops->lane_resume) {
+		ops->lane_resume(ctx, state, absorbed);
+		return;
+	}
+	memcpy(&ctx->state, state, ops->state_bytes);
+	ctx->total = absorbed;
+}
+
 bool fh_init_params(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel,
 		    const struct fh_hash_params *p)
