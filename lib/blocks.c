@@ -38,6 +38,11 @@ size_t fh_state_bytes(enum fh_family family)
 	return families[family]->state_bytes;
 }
 
+size_t fh_held_bytes(enum fh_family family)
+{
+	return families[family]->holds_last ? 1 : 0;
+}
+
 void fh_state_start(const struct fh_algo *algo, void *state)
 {
 	families[algo->family]->start(algo, state);

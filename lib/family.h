@@ -36,7 +36,8 @@ struct fh_family_ops {
 	/* (start, blocks, blocks_xn, pad and digest serve the modes that
 	 * run many inputs in the lanes of a multi-buffer kernel; a family
 	 * whose streaming mode is its own and that has no such kernel,
-	 * BLAKE2b and BLAKE3, leaves blocks_xn, pad and digest NULL.) */
+	 * BLAKE3, leaves blocks_xn, pad and digest NULL; BLAKE2b has
+	 * blocks and blocks_xn, and finishes as `holds_last` says.) */
 	/* Appends ALGO's padding to the TAIL bytes at BLOCKS (TOTAL bytes in
 	 * the message) and returns the blocks to absorb (see fh_pad). */
 	size_t (*pad)(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
@@ -58,6 +59,13 @@ struct fh_family_ops {
 	 * parameter, a key).  False when the family takes no such key.
 	 * NULL: the family takes none, and its length is only fh_final's. */
 	bool (*params)(fh_ctx *ctx, const struct fh_hash_params *p);
+	/* Whether the family's last block is compressed differently from
+	 * the others (BLAKE2b's f0 flag): then `blocks` and `blocks_xn` run
+	 * only blocks that more input follows, and a message's last bytes
+	 * (1 to a block; none for an empty one) go through `update` and
+	 * `final` from a context holding the state, with `total` the bytes
+	 * the blocks absorbed.  Such a family has no `pad` or `digest`. */
+	bool holds_last;
 };
 
 /* FAMILY's ops record; never NULL for a family below FH_FAMILY_COUNT. */

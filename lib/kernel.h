@@ -201,6 +201,18 @@ FH_KERNEL_ACCESSOR(fh_blake2b_blocks, blocks)
 FH_KERNEL_ACCESSOR(fh_blake3_chunks, blocks)
 FH_KERNEL_ACCESSOR(fh_blake3_compress, permute)
 
+/* BLAKE2b in the lanes of a multi-buffer kernel: each lane's state is h
+ * and then the offset counter t (the bytes compressed so far), and
+ * NBLOCKS whole blocks of every lane are compressed, none of them the
+ * last one (f0 stays 0): each adds 128 to the lane's t before it is
+ * compressed, as fh_blake2b_blocks_fn does.  The last block of a
+ * message never runs in the lanes (fh_family_ops.holds_last). */
+#define FH_BLAKE2B_LANE_WORDS 9
+typedef void fh_blake2b_blocks_xn_fn(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
+				     const uint8_t *const *data,
+				     size_t nblocks);
+FH_KERNEL_ACCESSOR(fh_blake2b_blocks_xn, blocks_xn)
+
 /* The most lanes any multi-buffer kernel has. */
 #define FH_MAX_LANES 32
 
@@ -289,6 +301,11 @@ bool fh_init_params(fh_ctx *ctx, const struct fh_algo *algo,
  * Keccak), fh_digest writes OUTLEN bytes of digest from a state that has
  * absorbed the padding (K squeezes, for the sponges). */
 size_t fh_state_bytes(enum fh_family family);
+/* The bytes of a message that must stay out of fh_blocks and
+ * fh_blocks_xn: 1 where the family compresses its last block its own way
+ * (BLAKE2b; the message's last 1..block bytes then go through fh_update
+ * and fh_final), else 0. */
+size_t fh_held_bytes(enum fh_family family);
 void fh_state_start(const struct fh_algo *algo, void *state);
 void fh_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
 	       void *state, const uint8_t *data, size_t nblocks);

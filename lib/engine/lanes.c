@@ -53,6 +53,7 @@ struct fh_lanes {
 	 * B busy lanes. */
 	const struct fh_kernel *multi;
 	const struct fh_algo *algo;
+	size_t held;            /* bytes the algorithm keeps from the blocks */
 	bool fixed;
 	const struct fh_kernel *narrow[FH_MAX_LANES + 1];
 	size_t use;             /* bytes of each buffer read at a time */
@@ -115,12 +116,30 @@ bool fh_lanes_room(const struct fh_lanes *l, const struct fh_job *job)
 	       job->multi_only == l->fixed && l->busy < l->multi->lanes;
 }
 
+/* A context of JOB's algorithm and digest length, from the start. */
+static void job_ctx(const struct fh_job *job, fh_ctx *ctx)
+{
+	const struct fh_hash_params p = { .outlen = job->outlen };
+
+	fh_init_params(ctx, job->algo, job->kernel, &p);
+}
+
+/* The whole blocks lane LN can run now: all of them, or, where the
+ * algorithm compresses its last block its own way (BLAKE2b), those that
+ * more bytes follow. */
+static size_t whole(const struct fh_lanes *l, const struct lane *ln)
+{
+	size_t have = ln->len - ln->pos;
+
+	return have > l->held ? (have - l->held) / l->algo->block_bytes : 0;
+}
+
 /* A context holding lane I's state after its absorbed blocks. */
 static void lane_ctx(struct fh_lanes *l, unsigned i, fh_ctx *ctx)
 {
 	struct fh_job *job = l->lane[i].job;
 
-	fh_init_kernel(ctx, job->algo, job->kernel);
+	job_ctx(job, ctx);
 	memcpy(&ctx->state, lane_state(l, i), fh_state_bytes(job->algo->family));
 	ctx->total = l->lane[i].absorbed;
 }
@@ -170,8 +189,7 @@ static int refill(struct fh_lanes *l, struct lane *ln, bool nowait)
 						   room, ln->got, &ln->eof);
 
 		if (n == -EAGAIN)
-			return ln->len - ln->pos < l->algo->block_bytes ? EAGAIN
-									: 0;
+			return whole(l, ln) ? 0 : EAGAIN;
 		if (n < 0)
 			return (int)-n;
 		ln->len += (size_t)n;
@@ -205,13 +223,14 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	if (!ln->buf && !(ln->buf = fh_buf_alloc(FH_LANE_HEAD + FH_LANE_BUF_MAX)))
 		return false;
 	l->algo = job->algo;
+	l->held = fh_held_bytes(job->algo->family);
 	*ln = (struct lane){ .job = job, .tag = tag, .in = *in, .buf = ln->buf };
 	job->size = 0;
 	l->busy++;
 
 	fh_ctx ctx;
 
-	fh_init_kernel(&ctx, job->algo, job->kernel);
+	job_ctx(job, &ctx);
 	memcpy(lane_state(l, i), &ctx.state, fh_state_bytes(job->algo->family));
 	/* A file that grew past the buffer since its fstat reads on later,
 	 * as any lane does. */
@@ -252,7 +271,7 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 	uint64_t done = 0;
 
 	while (done < FH_SOLO_BYTES) {
-		size_t n = (ln->len - ln->pos) / block;
+		size_t n = whole(l, ln);
 		int err;
 
 		fh_blocks(k, l->algo, lane_state(l, i), ln->buf + ln->pos, n);
@@ -266,10 +285,10 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 			release(l, i, err);
 			return done;
 		}
-		if (ln->len - ln->pos < block)
+		if (!whole(l, ln))
 			break;
 	}
-	if (ln->eof && ln->len - ln->pos < block)
+	if (ln->eof && !whole(l, ln))
 		finish(l, i);
 	return done;
 }
@@ -318,7 +337,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 				waits = (int)i;
 			continue;
 		}
-		if (ln->len - ln->pos < block && !ln->eof)
+		if (!whole(l, ln) && !ln->eof)
 			err = refill(l, ln, true);
 		ln->waits = err == EAGAIN;
 		if (ln->waits) {
@@ -335,7 +354,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 			release(l, i, err);
 			continue;
 		}
-		if (ln->len - ln->pos < block) {
+		if (!whole(l, ln)) {
 			finish(l, i);
 			continue;
 		}
@@ -352,7 +371,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 		ln->backoff = ln->skip = 0;
 		if (err)
 			release(l, (unsigned)waits, err);
-		else if (ln->len - ln->pos < block)
+		else if (!whole(l, ln))
 			finish(l, (unsigned)waits);
 		return 0;
 	}
@@ -372,8 +391,8 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 	for (unsigned i = 0; i < n; i++) {
 		const struct lane *ln = &l->lane[i];
 
-		if (ln->job && !ln->waits && (ln->len - ln->pos) / block < k)
-			k = (ln->len - ln->pos) / block;
+		if (ln->job && !ln->waits && whole(l, ln) < k)
+			k = whole(l, ln);
 	}
 
 	/* One call over every lane: spare lanes reread the first busy lane's
