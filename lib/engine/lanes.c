@@ -1,5 +1,5 @@
-/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2 and SHA-3
- * are serial inside one input, so SIMD pays across inputs: a job manager
+/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2, SHA-3
+ * and BLAKE2b are serial inside one input, so SIMD pays across inputs: a job manager
  * in the style of the multi-buffer managers of isa-l_crypto keeps one file
  * per lane and refills a lane as soon as its file ends.  Inputs of every
  * size take lanes, read in chunks; the lanes' states are the single-stream
