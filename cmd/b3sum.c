@@ -2,7 +2,9 @@
  * Debian ships it): its options, output and messages, its check format
  * (HEX, two spaces, a name; a leading '\' when the name holds '\' or a
  * newline), over fhsum's engine, so that --num-threads is -j and
- * --no-mmap reads every file.  Not GNU: none of md5sum's options. */
+ * --no-mmap reads every file.  Not GNU: none of md5sum's options.  One
+ * later addition is here too: --tag, BSD-style lines "BLAKE3 (NAME) =
+ * HEX", written and read back by -c as b3sum 1.7 writes and reads them. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,7 +18,7 @@
 #include "kernel_set.h"
 
 struct b3 {
-	bool check, keyed, no_mmap, no_names, raw, quiet;
+	bool check, keyed, no_mmap, no_names, raw, quiet, tag;
 	const char *derive, *length, *threads;
 	char **files;
 	int nfiles;
@@ -76,6 +78,7 @@ static void usage(void)
 	       "        --raw         Writes raw output bytes to stdout, rather than hex.\n"
 	       "                      --no-names is implied. In this case, only a single\n"
 	       "                      input is allowed.\n"
+	       "        --tag         Output BSD-style checksums: BLAKE3 ([FILE]) = [HASH]\n"
 	       "    -V, --version     Prints version information\n\n"
 	       "OPTIONS:\n"
 	       "        --derive-key <CONTEXT>    Uses the key derivation mode, with the given\n"
@@ -150,6 +153,8 @@ static void parse(struct b3 *b, int argc, char **argv)
 			b->raw = true;
 		else if (!eq && IS("--quiet"))
 			b->quiet = true;
+		else if (!eq && IS("--tag"))
+			b->tag = true;
 		else if (!eq && (IS("-h") || IS("--help")))
 			usage();
 		else if (!eq && (IS("-V") || IS("--version"))) {
@@ -185,6 +190,7 @@ static void check_args(struct b3 *b)
 			{ b->length != NULL, "--length <LEN>" },
 			{ b->raw, "--raw" },
 			{ b->no_names, "--no-names" },
+			{ b->tag, "--tag" },
 		};
 
 		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
@@ -281,39 +287,15 @@ static int hex_digit(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* parse_check_line of b3sum 1.2.0: NULL, or the error's text. */
-static const char *parse_line(char *line, size_t len, struct item *it, char **path)
+/* The name of a check line, N bytes at NAME (unescaped in place when
+ * ESCAPED), into *PATH; NULL, or the error's text. */
+static const char *take_name(char *name, size_t n, bool escaped, struct item *it,
+			     char **path)
 {
-	bool escaped = false;
-
-	if (len && line[len - 1] == '\n')
-		line[--len] = '\0';
-	if (!len)
-		return "Empty line";
-	if (line[0] == '\\') {
-		escaped = true;
-		line++;
-		len--;
-	}
-	if (len <= 66)
-		return "Short line";
-	for (int i = 0; i < 66; i++)
-		if ((unsigned char)line[i] >= 0x80)
-			return "Non-ASCII prefix";
-	if (line[64] != ' ' || line[65] != ' ')
-		return "Invalid space";
-	for (int i = 0; i < 32; i++) {
-		int hi = hex_digit(line[2 * i]), lo = hex_digit(line[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return "Invalid hex";
-		it->expect[i] = (uint8_t)(hi << 4 | lo);
-	}
-	char *name = line + 66;
-	size_t n = len - 66;
-
 	it->shown = fh_xmalloc(n + 2);
-	snprintf(it->shown, n + 2, "%s%s", escaped ? "\\" : "", name);
+	memcpy(it->shown, "\\", escaped);
+	memcpy(it->shown + escaped, name, n);
+	it->shown[n + escaped] = '\0';
 	if (escaped) {
 		size_t d = 0;
 
@@ -335,6 +317,60 @@ static const char *parse_line(char *line, size_t len, struct item *it, char **pa
 		return "Unicode replacement character in path";
 	*path = name;
 	return NULL;
+}
+
+/* parse_check_line of b3sum 1.2.0: NULL, or the error's text. */
+static const char *parse_line(char *line, size_t len, struct item *it, char **path)
+{
+	bool escaped = false;
+
+	if (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (!len)
+		return "Empty line";
+	if (line[0] == '\\') {
+		escaped = true;
+		line++;
+		len--;
+	}
+	/* A tagged line, "BLAKE3 (NAME) = HEX": the name runs to the last
+	 * ") = ". */
+	if (len > 8 && memcmp(line, "BLAKE3 (", 8) == 0) {
+		char *close = NULL;
+
+		for (char *q = line + 8; (q = strstr(q, ") = ")) != NULL; q++)
+			close = q;
+		if (close) {
+			size_t hexlen = len - (size_t)(close + 4 - line);
+			char *hex = close + 4;
+
+			if (hexlen != 64)
+				return "Invalid hash length";
+			for (int i = 0; i < 32; i++) {
+				int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+				if (hi < 0 || lo < 0)
+					return "Invalid hex character";
+				it->expect[i] = (uint8_t)(hi << 4 | lo);
+			}
+			return take_name(line + 8, (size_t)(close - line - 8), escaped, it, path);
+		}
+	}
+	if (len <= 66)
+		return "Short line";
+	for (int i = 0; i < 66; i++)
+		if ((unsigned char)line[i] >= 0x80)
+			return "Non-ASCII prefix";
+	if (line[64] != ' ' || line[65] != ' ')
+		return "Invalid space";
+	for (int i = 0; i < 32; i++) {
+		int hi = hex_digit(line[2 * i]), lo = hex_digit(line[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return "Invalid hex";
+		it->expect[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return take_name(line + 66, len - 66, escaped, it, path);
 }
 
 static bool next(void *ctx, struct fh_job *job)
@@ -404,6 +440,15 @@ static bool next(void *ctx, struct fh_job *job)
 	}
 }
 
+/* PATH as b3sum writes it: '\\' and newline escaped when ESC. */
+static void out_name(const char *path, bool esc)
+{
+	for (const char *p = path; *p; p++)
+		fh_out_str(*p == '\\' && esc ? "\\\\"
+			   : *p == '\n' ? "\\n"
+			   : (char[]){ *p, 0 });
+}
+
 static void done(void *ctx, struct fh_job *job)
 {
 	struct b3 *b = ctx;
@@ -467,16 +512,18 @@ static void done(void *ctx, struct fh_job *job)
 
 				if (esc)
 					fh_out_str("\\");
+				if (b->tag && !b->no_names) {
+					fh_out_str("BLAKE3 (");
+					out_name(path, esc);
+					fh_out_str(") = ");
+				}
 				for (uint64_t i = 0; i < len; i++) {
 					fh_hex(hex, d + i, 1);
 					fh_out_bytes(hex, 2);
 				}
-				if (!b->no_names) {
+				if (!b->no_names && !b->tag) {
 					fh_out_str("  ");
-					for (const char *p = path; *p; p++)
-						fh_out_str(*p == '\\' && esc ? "\\\\"
-							   : *p == '\n' ? "\\n"
-							   : (char[]){ *p, 0 });
+					out_name(path, esc);
 				}
 				fh_out_str("\n");
 			}

@@ -24,7 +24,10 @@
  * a tagged line of an algorithm the table lacks is counted as such, not
  * as improperly formatted; --expect=DIGEST checks the FILE operands
  * against one digest, each as the line "DIGEST  FILE" of a list would
- * be checked. */
+ * be checked.  A list whose first line is hashdeep's header is read by
+ * hashdeep's rules (hashdeep.h): each row a job whose file is hashed
+ * with every column's algorithm in one read, its digests and size
+ * compared. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -39,6 +42,7 @@
 #include "list/checklist.h"
 #include "cli.h"
 #include "engine/engine.h"
+#include "hashdeep.h"
 #include "lines.h"
 #include "list/manifest.h"
 #include "operands.h"
@@ -73,6 +77,7 @@ struct list {
 	struct fh_settle settle;
 	uintmax_t cand_failed[FH_SETTLE_LENGTHS];
 	bool cand_matched[FH_SETTLE_LENGTHS];
+	struct fh_hashdeep hd;  /* a hashdeep list's columns */
 };
 
 /* EV_UNSUPPORTED: a line of a tag the table lacks; EV_FILE_ERROR: an
@@ -349,6 +354,19 @@ static void stem_instead(struct checker *k, struct fh_list_line *l)
 	l->namelen = strlen(stem);
 }
 
+/* The job of hashdeep row L, its row bytes in the list's columns. */
+static void row_job(struct checker *k, const struct fh_list_line *l, struct fh_job *job)
+{
+	struct item *it = new_item(EV_LINE, k->list, l->outlen);
+
+	memcpy(it->text, k->list->hd.row, l->outlen);
+	it->digestlen = l->outlen;
+	job->user = it;
+	job->user_bytes = sizeof *it + l->outlen;
+	job->path = l->name;
+	fh_hashdeep_job(&k->list->hd, job);
+}
+
 /* L is of a length left to settle: true when a probe went first into
  * JOB (L is held for the next call). */
 static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
@@ -374,6 +392,7 @@ static struct list *new_list(const struct cli *c, const char *shown)
 	struct list *l = fh_xcalloc(1, sizeof *l);
 
 	fh_settle_init(&l->settle, c);
+	fh_hashdeep_init(&l->hd, c);
 	l->shown = fh_xstrdup(shown);
 	return l;
 }
@@ -468,6 +487,7 @@ static bool next(void *ctx, struct fh_job *job)
 			const char *shown = k->is_stdin ? "standard input" : name;
 
 			k->list = new_list(k->c, shown);
+			k->shapes.hashdeep = &k->list->hd;
 			if (!k->nlists++)
 				k->first_list = fh_xstrdup(shown);
 			free(k->list_name);
@@ -526,6 +546,10 @@ static bool next(void *ctx, struct fh_job *job)
 				continue;
 			if (!has_held)
 				k->list->selected++;
+			if (k->list->hd.on) {
+				row_job(k, &l, job);
+				return true;
+			}
 			if (l.alt && line_to_settle(k, &l, job))
 				return true;
 			line_job(k, &l, job);
@@ -678,6 +702,20 @@ static bool expect_done(const struct cli *c, const struct list *n)
 	return n->matched && !n->mismatched && !n->unreadable;
 }
 
+/* A hashdeep row's result: its digests and size against the row's. */
+static void row_done(struct checker *k, struct fh_job *job, struct item *it)
+{
+	const struct fh_hashdeep *h = &it->list->hd;
+	uint8_t row[FH_HASHDEEP_ROW_MAX];
+	/* Shown (--json) with its first column's digest. */
+	struct result r = { job->path, h->cand.algo[0], job->digest,
+			    h->cand.algo[0]->digest_bytes, job->size };
+	bool match = !job->err && fh_hashdeep_row(h, job, row) == it->digestlen &&
+		     memcmp(row, it->text, it->digestlen) == 0;
+
+	verdict(k, it, &r, job->err, match);
+}
+
 /* The end of a list: GNU's summary, and whether the list passed. */
 static bool list_done(const struct cli *c, struct item *it)
 {
@@ -694,6 +732,9 @@ static bool list_done(const struct cli *c, struct item *it)
 	}
 	if (c->expect)
 		return expect_done(c, n);
+	/* A hashdeep list's columns that went unchecked. */
+	if (!c->status_only)
+		fh_hashdeep_say_unsupported(&n->hd, n->shown);
 	char tags[TAGS_NAMED * (FH_TAG_MAX + 2) + 8];
 
 	tag_names(n, tags, sizeof tags);
@@ -764,7 +805,10 @@ static void done(void *ctx, struct fh_job *job)
 				 fh_quotef(job->path, strlen(job->path)));
 		}
 		free(it->listed);
-		line_done(k, job, it);
+		if (it->list->hd.on)
+			row_done(k, job, it);
+		else
+			line_done(k, job, it);
 		break;
 	case EV_PROBE:
 		break; /* its verdict is the candidates' now */

@@ -200,7 +200,8 @@ names no algorithm of -a's is counted as of an unsupported algorithm, not\n\
 as improperly formatted, and fails the check.\n\
 Lists as projects publish them are read too: a sidecar holding one digest\n\
 (x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, gpg --print-md records,\n\
-and of a clear-signed list only the signed text (fhsum(1), CHECKING).\n\
+hashdeep lists, and of a clear-signed list only the signed text (fhsum(1),\n\
+CHECKING).\n\
 The default mode is to print a line with: checksum, a space, a character\n\
 indicating input mode ('*' for binary, ' ' for text or where binary is\n\
 insignificant), and name for each FILE.\n\

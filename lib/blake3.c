@@ -10,6 +10,7 @@
  * done.  The root's output is extendable (§2.6): any length. */
 #include <string.h>
 
+#include "blake3.h"
 #include "bytes.h"
 #include "family.h"
 
@@ -109,10 +110,30 @@ static void blake3_chunks_portable(const uint32_t key[8], const uint8_t *data,
 	}
 }
 
+/* Parent nodes, §2.4: each block is its two children's chaining values,
+ * compressed under the key with PARENT. */
+static void blake3_parents_portable(const uint32_t key[8],
+				    const uint32_t (*children)[8], size_t n,
+				    uint32_t flags, uint32_t (*cvs)[8])
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t block[BLOCK];
+		uint32_t out[16];
+
+		for (int w = 0; w < 8; w++) {
+			fh_store32le(block + 4 * w, children[2 * i][w]);
+			fh_store32le(block + 32 + 4 * w, children[2 * i + 1][w]);
+		}
+		blake3_compress_portable(key, block, BLOCK, 0, flags | PARENT, out);
+		memcpy(cvs[i], out, sizeof cvs[i]);
+	}
+}
+
 const struct fh_kernel fh_blake3_portable = {
 	.name = "blake3-portable", .family = FH_FAMILY_BLAKE3, .lanes = 1,
 	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, blake3_chunks_portable),
 	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, blake3_compress_portable),
+	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, blake3_parents_portable),
 };
 
 static void start(const struct fh_algo *algo, void *state)
@@ -157,16 +178,18 @@ static void parent_cv(const fh_ctx *ctx, const uint32_t l[8],
 	memcpy(cv, out, 8 * sizeof *cv);
 }
 
-/* Pushes the chaining value of chunk DONE - 1 (DONE chunks are finished,
+/* Pushes the chaining value of the subtree of 2^LEVEL chunks that ends
+ * with chunk DONE - 1 (DONE chunks are finished, a multiple of 2^LEVEL,
  * and more input follows), merging the subtrees it completes: one per
- * trailing zero bit of DONE. */
-static void push_cv(fh_ctx *ctx, const uint32_t cv[8], uint64_t done)
+ * trailing zero bit of DONE above LEVEL. */
+static void push_cv(fh_ctx *ctx, const uint32_t cv[8], uint64_t done,
+		    unsigned level)
 {
 	uint32_t (*stack)[8] = ctx->mode.blake3.stack;
 	uint32_t v[8];
 
 	memcpy(v, cv, sizeof v);
-	for (; (done & 1) == 0; done >>= 1)
+	for (done >>= level; (done & 1) == 0; done >>= 1)
 		parent_cv(ctx, stack[--ctx->mode.blake3.depth], v, v);
 	memcpy(stack[ctx->mode.blake3.depth++], v, sizeof v);
 }
@@ -178,9 +201,41 @@ static uint32_t block_flags(const fh_ctx *ctx)
 	       (ctx->mode.blake3.blocks == 0 ? CHUNK_START : 0);
 }
 
-/* Whole chunks at once, through the kernel's chunks function, in batches
- * that a SIMD kernel fills its lanes with. */
-#define BATCH 16
+/* The subtrees hashed whole: 2^SUBTREE_LEVEL chunks at most at once
+ * (the chaining values of one such subtree, 2 KiB, on the stack); a
+ * larger subtree is two of them and their parent. */
+#define SUBTREE_LEVEL 6
+#define SUBTREE_MAX_LEVEL 12
+
+/* The chaining value of the subtree of the 2^LEVEL whole chunks at P,
+ * whose first chunk's counter COUNTER is a multiple of 2^LEVEL: the
+ * chunks in the kernel's lanes, then each row of parents in them too
+ * (BLAKE3's compress_subtree_wide, §5.1.2 of the paper). */
+static void subtree(const struct fh_kernel *k, const uint32_t key[8],
+		    uint32_t flags, const uint8_t *p, uint64_t counter,
+		    unsigned level, uint32_t cv[8])
+{
+	if (level > SUBTREE_LEVEL) {
+		uint32_t two[2][8];
+		size_t half = (size_t)CHUNK << (level - 1);
+
+		subtree(k, key, flags, p, counter, level - 1, two[0]);
+		subtree(k, key, flags, p + half, counter + (half / CHUNK),
+			level - 1, two[1]);
+		fh_blake3_parents_of(k)(key, (const uint32_t(*)[8])two, 1,
+					flags, two);
+		memcpy(cv, two[0], sizeof two[0]);
+		return;
+	}
+	uint32_t cvs[1u << SUBTREE_LEVEL][8];
+	size_t n = (size_t)1 << level;
+
+	fh_blake3_chunks_of(k)(key, p, n, counter, flags, cvs);
+	for (; n > 1; n /= 2)
+		fh_blake3_parents_of(k)(key, (const uint32_t(*)[8])cvs, n / 2,
+					flags, cvs);
+	memcpy(cv, cvs[0], sizeof cvs[0]);
+}
 
 static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 {
@@ -197,7 +252,7 @@ static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 				 block_flags(ctx) | CHUNK_END, out);
 			uint64_t done = chunk_counter(ctx) + 1;
 
-			push_cv(ctx, out, done);
+			push_cv(ctx, out, done, 0);
 			memcpy(cv, ctx->mode.blake3.key, 32);
 			ctx->mode.blake3.blocks = 0;
 			ctx->buffered = 0;
@@ -206,22 +261,23 @@ static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 		if (have == 0 && len > CHUNK) {
 			/* Whole chunks, the last byte of input held back so
 			 * that the chunk that ends the input is finished by
-			 * final(), as the root where it is the only one. */
-			uint32_t cvs[BATCH][8];
-			size_t n = (len - 1) / CHUNK;
-
-			if (n > BATCH)
-				n = BATCH;
+			 * final(), as the root where it is the only one: the
+			 * largest subtree that starts here and fits. */
+			uint32_t sub[8];
+			uint64_t n = (len - 1) / CHUNK;
 			uint64_t counter = chunk_counter(ctx);
+			unsigned level = 0;
 
-			fh_blake3_chunks_of(ctx->kernel)(ctx->mode.blake3.key, p, n,
-							 counter, ctx->mode.blake3.flags,
-							 cvs);
-			for (size_t i = 0; i < n; i++)
-				push_cv(ctx, cvs[i], counter + i + 1);
-			p += n * CHUNK;
-			len -= n * CHUNK;
-			ctx->total += n * CHUNK;
+			while (level < SUBTREE_MAX_LEVEL &&
+			       (n >> (level + 1)) != 0 &&
+			       (counter & ((2ull << level) - 1)) == 0)
+				level++;
+			subtree(ctx->kernel, ctx->mode.blake3.key,
+				ctx->mode.blake3.flags, p, counter, level, sub);
+			push_cv(ctx, sub, counter + (1ull << level), level);
+			p += (size_t)CHUNK << level;
+			len -= (size_t)CHUNK << level;
+			ctx->total += (uint64_t)CHUNK << level;
 			continue;
 		}
 		if (ctx->buffered == BLOCK) {
@@ -325,8 +381,77 @@ static bool params(fh_ctx *ctx, const struct fh_hash_params *p)
 	return true;
 }
 
+/* The engine's lanes (lanes.c): unkeyed inputs of one chunk at most,
+ * whose blocks but the last run in a multi-buffer kernel's lanes; the
+ * lane's state is the chunk's chaining value and its blocks done. */
+static void blocks_xn(const struct fh_kernel *k, const struct fh_algo *algo,
+		      void *states, const uint8_t *const *data, size_t nblocks)
+{
+	(void)algo;
+	fh_blake3_lanes_of(k)(states, data, nblocks);
+}
+
+static void lane_resume(fh_ctx *ctx, const void *state, uint64_t absorbed)
+{
+	struct fh_blake3_lane st;
+
+	memcpy(&st, state, sizeof st);
+	memcpy(ctx->state.sha256, st.cv, sizeof st.cv);
+	ctx->mode.blake3.blocks = st.blocks;
+	ctx->total = absorbed;
+}
+
 const struct fh_family_ops fh_blake3_ops = {
-	.name = "blake3", .state_bytes = 8 * sizeof(uint32_t), .permutes = true,
-	.start = start, .init = init, .update = update, .final = final,
-	.params = params,
+	.name = "blake3", .state_bytes = sizeof(struct fh_blake3_lane),
+	.permutes = true,
+	.start = start, .blocks_xn = blocks_xn, .init = init, .update = update,
+	.final = final, .params = params,
+	.lane_max = CHUNK, .lane_resume = lane_resume,
 };
+
+/* The pieces of blake3.h, for the engine's teams. */
+
+size_t fh_blake3_lead_after(const fh_ctx *ctx, uint64_t more)
+{
+	uint64_t at = (ctx->total + more) % FH_BLAKE3_LEAF;
+
+	return at ? (size_t)(FH_BLAKE3_LEAF - at) : 0;
+}
+
+void fh_blake3_leaves(const fh_ctx *ctx, const uint8_t *p, uint64_t first,
+		      size_t n, uint8_t *cvs)
+{
+	const unsigned level = 5;       /* FH_BLAKE3_LEAF / CHUNK = 2^5 */
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t cv[8];
+
+		subtree(ctx->kernel, ctx->mode.blake3.key, ctx->mode.blake3.flags,
+			p + i * FH_BLAKE3_LEAF, (first + i) << level, level, cv);
+		memcpy(cvs + 32 * i, cv, sizeof cv);
+	}
+}
+
+void fh_blake3_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
+{
+	if (chunk_len(ctx) == CHUNK) {
+		/* The chunk held back: more input follows it now. */
+		uint32_t out[16];
+
+		fh_blake3_compress_of(ctx->kernel)(ctx->state.sha256, ctx->buf,
+						   BLOCK, chunk_counter(ctx),
+						   block_flags(ctx) | CHUNK_END,
+						   out);
+		push_cv(ctx, out, chunk_counter(ctx) + 1, 0);
+		memcpy(ctx->state.sha256, ctx->mode.blake3.key, 32);
+		ctx->mode.blake3.blocks = 0;
+		ctx->buffered = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t cv[8];
+
+		memcpy(cv, cvs + 32 * i, sizeof cv);
+		ctx->total += FH_BLAKE3_LEAF;
+		push_cv(ctx, cv, ctx->total / CHUNK, 5);
+	}
+}

@@ -5,6 +5,8 @@
  * single-stream or multi-buffer kernel, the padding and the digest,
  * each through the record of the algorithm's family.  States are the
  * kernels' own arrays, laid end to end for the multi-buffer kernels. */
+#include <string.h>
+
 #include "family.h"
 
 /* The records, one per family: md.c (MD5, SHA-1, SHA-256, SHA-512, the
@@ -70,4 +72,41 @@ void fh_digest(const struct fh_algo *algo, const struct fh_kernel *k,
 	       void *state, uint8_t *out, size_t outlen)
 {
 	families[algo->family]->digest(algo, k, state, out, outlen);
+}
+
+uint64_t fh_lane_max(const struct fh_algo *algo)
+{
+	return families[algo->family]->lane_max;
+}
+
+size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
+		      uint64_t absorbed)
+{
+	uint64_t max = families[algo->family]->lane_max;
+
+	if (max || families[algo->family]->holds_last)
+		have = have ? have - 1 : 0;
+	if (max) {
+		uint64_t room = absorbed < max ? max - 1 - absorbed : 0;
+
+		if (have > room)
+			have = (size_t)room;
+	}
+	return have / algo->block_bytes;
+}
+
+void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
+		 const struct fh_kernel *kernel, size_t outlen,
+		 const void *state, uint64_t absorbed)
+{
+	const struct fh_family_ops *ops = families[algo->family];
+	const struct fh_hash_params p = { .outlen = outlen };
+
+	fh_init_params(ctx, algo, kernel, &p);
+	if (ops->lane_resume) {
+		ops->lane_resume(ctx, state, absorbed);
+		return;
+	}
+	memcpy(&ctx->state, state, ops->state_bytes);
+	ctx->total = absorbed;
 }

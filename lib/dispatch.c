@@ -95,7 +95,8 @@ static const struct fh_kernel *const sha512_kernels[] = {
  * and its shuffles on every step, and Crypto++ measured its NEON BLAKE2b
  * slower than its scalar one on Cortex-A57 (12.6 against 5.7 cycles a
  * byte); with no Arm core here to time one, none is added.
- * BLAKE3: the portable kernel alone, so far. */
+ * BLAKE3: whole chunks and parents 16, 8 or 4 at a time, one per lane
+ * (arch/). */
 static const struct fh_kernel *const blake2b_kernels[] = {
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	/* Chosen by default only with FH_CPU_X86_VPROL_FAST (its `prefer`). */
@@ -108,6 +109,18 @@ static const struct fh_kernel *const blake2b_kernels[] = {
 };
 
 static const struct fh_kernel *const blake3_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neon,
+#endif
 	&fh_blake3_portable,
 };
 
@@ -193,8 +206,8 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
-/* BLAKE2b across inputs: 8 lanes of AVX-512, 4 of AVX2.  No multi-buffer
- * kernel across inputs for BLAKE3 yet. */
+/* BLAKE2b across inputs: 8 lanes of AVX-512, 4 of AVX2.  BLAKE3's take
+ * the first chunk of many small inputs. */
 static const struct fh_kernel *const blake2b_multi_kernels[] = {
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	&fh_blake2b_avx512x8,
@@ -204,7 +217,21 @@ static const struct fh_kernel *const blake2b_multi_kernels[] = {
 #endif
 	NULL,
 };
-static const struct fh_kernel *const blake3_multi_kernels[] = { NULL };
+static const struct fh_kernel *const blake3_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512x16,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41x4,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neonx4,
+#endif
+	NULL,
+};
 
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 

@@ -66,6 +66,13 @@ struct fh_family_ops {
 	 * `final` from a context holding the state, with `total` the bytes
 	 * the blocks absorbed.  Such a family has no `pad` or `digest`. */
 	bool holds_last;
+	/* The engine's lanes for a family with a mode of its own (BLAKE3),
+	 * whose lanes hold only the start of an input: the most bytes of
+	 * input a lane takes, and never its last byte (0: any input, all of
+	 * its whole blocks); and how a context goes on from a lane's STATE
+	 * after ABSORBED bytes (NULL: the state copied, TOTAL set). */
+	uint64_t lane_max;
+	void (*lane_resume)(fh_ctx *ctx, const void *state, uint64_t absorbed);
 };
 
 /* FAMILY's ops record; never NULL for a family below FH_FAMILY_COUNT. */

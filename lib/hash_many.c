@@ -156,8 +156,9 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
 			 : outlen == algo->digest_bytes);
 	/* KT128/KT256 are trees: one message already fills the lanes with
-	 * its leaves (fh_init), so they go one after another. */
-	if (!multi || algo->cv_bytes) {
+	 * its leaves (fh_init), so they go one after another; so do BLAKE3's
+	 * messages, whose chunks fill the lanes in the same way. */
+	if (!multi || algo->cv_bytes || fh_lane_max(algo)) {
 		for (size_t i = 0; i < n; i++) {
 			const struct fh_hash_params p = { .outlen = outlen };
 			fh_ctx ctx;

@@ -57,6 +57,7 @@ enum {
 	 * Zen 3, while two interleaved streams give 2210), so
 	 * sha256-avx2x8 pays only without them. */
 	FH_CPU_X86_NO_SHA = 1u << 10,
+	FH_CPU_X86_SSE41 = 1u << 14,   /* SSE4.1 (CPUID leaf 1 ECX) */
 };
 
 /* Who made a CPU, as far as kernel choice cares. */
@@ -174,6 +175,9 @@ struct fh_kernel {
 	fh_kernel_fn *permute;
 	/* Multi-buffer (lanes > 1): the *_xn function. */
 	fh_kernel_fn *blocks_xn;
+	/* Single stream, for a tree mode whose inner nodes a kernel also
+	 * runs in its lanes (BLAKE3's parents); NULL for the others. */
+	fh_kernel_fn *tree;
 };
 
 /* The typed entry points of the families above, for the family's own
@@ -212,6 +216,28 @@ typedef void fh_blake2b_blocks_xn_fn(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
 				     const uint8_t *const *data,
 				     size_t nblocks);
 FH_KERNEL_ACCESSOR(fh_blake2b_blocks_xn, blocks_xn)
+/* BLAKE3's SIMD additions.  Parents (§2.4): hash the N parent nodes
+ * whose children are the chaining values CHILDREN[2i] and [2i + 1], under
+ * KEY with FLAGS | PARENT (the mode's flags; counter 0, 64 bytes), into
+ * CVS[i]; CVS may be CHILDREN.  A single-stream kernel's `tree`, so that
+ * the tree above the chunks runs in the lanes too (BLAKE3's hash_many on
+ * parents). */
+typedef void fh_blake3_parents_fn(const uint32_t key[8],
+				  const uint32_t (*children)[8], size_t n,
+				  uint32_t flags, uint32_t (*cvs)[8]);
+FH_KERNEL_ACCESSOR(fh_blake3_parents, tree)
+/* Multi-buffer BLAKE3 (the engine's lanes: one small input a lane): for
+ * each lane, NBLOCKS 64-byte blocks of the first chunk of an input, none
+ * its last block, into the lane's state (struct fh_blake3_lane), whose
+ * blocks done say which block starts the chunk.  Unkeyed, counter 0. */
+struct fh_blake3_lane {
+	uint32_t cv[8];
+	uint32_t blocks;        /* blocks of the chunk compressed */
+	uint32_t pad[3];
+};
+typedef void fh_blake3_lanes_fn(struct fh_blake3_lane *states,
+				const uint8_t *const *data, size_t nblocks);
+FH_KERNEL_ACCESSOR(fh_blake3_lanes, blocks_xn)
 
 /* The most lanes any multi-buffer kernel has. */
 #define FH_MAX_LANES 32
@@ -313,6 +339,20 @@ void fh_blocks_xn(const struct fh_kernel *k, const struct fh_algo *algo,
 		  void *states, const uint8_t *const *data, size_t nblocks);
 void fh_digest(const struct fh_algo *algo, const struct fh_kernel *k,
 	       void *state, uint8_t *out, size_t outlen);
+
+/* The engine's lanes, for every family (blocks.c): the most bytes of an
+ * input ALGO's lanes take (0: any), the whole blocks a lane may absorb
+ * with HAVE bytes read past ABSORBED ones (BLAKE3's keep the last byte of
+ * its one chunk, BLAKE2b's the last byte of the input: fh_held_bytes),
+ * and CTX started on KERNEL for a digest of OUTLEN bytes (BLAKE2b's
+ * length is a parameter) and going on from a lane's STATE after ABSORBED
+ * bytes. */
+uint64_t fh_lane_max(const struct fh_algo *algo);
+size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
+		      uint64_t absorbed);
+void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
+		 const struct fh_kernel *kernel, size_t outlen,
+		 const void *state, uint64_t absorbed);
 
 /* The most bytes fh_pad writes: two of SHA-512's 128-byte blocks. */
 #define FH_PAD_MAX 256

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "hashdeep.h"
 #include "lines.h"
 #include "listread.h"
 #include "shapes.h"
@@ -53,6 +54,7 @@ struct reader {
 	bool pending;           /* META is the next entry's */
 	uint64_t lineno;
 	uint8_t *digest;        /* FH_MAX_XOF_BYTES */
+	struct fh_hashdeep *hd; /* NULL, or a hashdeep list's columns */
 
 	/* The ring: batches [head, head + full) are parsed and waiting;
 	 * the parse fills batch head + full once it is free. */
@@ -111,6 +113,17 @@ static bool parse_batch(struct reader *r, struct batch *b)
 		if (got == FH_LINES_END)
 			return false;
 		r->lineno = lineno;
+		if (r->hd && r->lineno == 1 && got == FH_LINES_LINE &&
+		    fh_hashdeep_starts(line, len))
+			r->hd->on = true;
+		if (r->hd && r->hd->on) {
+			/* A hashdeep list: its rows, and no "#fhsum" lines. */
+			if (got == FH_LINES_LINE)
+				kind = fh_hashdeep_parse(r->hd, line, len, &l);
+			if (kind != FH_LINE_SKIP)
+				put(b, kind, &l, r->hd->row, NULL, r->lineno);
+			continue;
+		}
 		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &r->meta)) {
 			r->pending = true;
 			continue;
@@ -243,6 +256,7 @@ int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_rea
 	r->p = *parser;
 	/* A clear-signed list's signed text alone, where asked. */
 	fh_shapes_start(&r->text, &r->lines, fd, NULL, how->outside != NULL);
+	r->hd = how->hashdeep;
 	if (threaded) {
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->cv, NULL);

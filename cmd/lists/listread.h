@@ -8,6 +8,8 @@
 #include "list/checklist.h"
 #include "list/manifest.h"
 
+struct fh_hashdeep;
+
 /* What the reading hands over, in line order, on the caller's thread. */
 struct fh_list_reading {
 	void *ctx;
@@ -25,6 +27,11 @@ struct fh_list_reading {
 	 * other lines are; set only where the parser reads published
 	 * lists). */
 	uint64_t *outside;
+	/* Where a list that begins as hashdeep's does is read by its rules,
+	 * into which its columns go (hashdeep.h), its rows handed to EACH
+	 * with their row bytes as the digest; NULL: every list is read as a
+	 * GNU list. */
+	struct fh_hashdeep *hashdeep;
 };
 
 /* Reads the list FD to its end with PARSER (its state carried over, and

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hashdeep.h"
 #include "shapes.h"
 
 #define BEGIN_SIGNED "-----BEGIN PGP SIGNED MESSAGE-----"
@@ -451,6 +452,16 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 		if (st == FH_LINES_TOO_LONG) {
 			s->entries++;
 			return FH_SHAPE_BAD;
+		}
+		/* A hashdeep list, by its first line: rows, not GNU lines. */
+		if (s->on && s->hashdeep && *lineno == 1 && fh_hashdeep_starts(line, len))
+			s->hashdeep->on = true;
+		if (s->hashdeep && s->hashdeep->on) {
+			kind = fh_hashdeep_parse(s->hashdeep, line, len, out);
+			if (kind == FH_LINE_SKIP)
+				continue;
+			s->entries++;
+			return kind == FH_LINE_OK ? FH_SHAPE_OK : FH_SHAPE_BAD;
 		}
 		/* The parser writes into the line: a line that may be a
 		 * sidecar's or gpg's is kept as it was; a first line is

@@ -9,7 +9,8 @@
  *   groups, over one line or several;
  * - a sidecar: a list that holds one digest alone checks the file it is
  *   named for ("x.tar.gz.sha256" checks "x.tar.gz", beside it), in the
- *   algorithm its extension names, else by the digest's length.
+ *   algorithm its extension names, else by the digest's length;
+ * - a hashdeep list, told by its first line: its rows (hashdeep.h).
  *
  * A list's entries come out one at a time, parsed (checklist.h), with
  * the line each began on; memory stays that of one line and one record. */
@@ -22,9 +23,14 @@
 #include "lines.h"
 #include "list/checklist.h"
 
+struct fh_hashdeep;
+
 struct fh_shapes {
 	struct fh_lines *lines;
 	bool on;                /* fhsum's own name: the shapes are read */
+	/* Where a hashdeep list's columns go, set by the caller after
+	 * fh_shapes_start; NULL: hashdeep lists are not read as such. */
+	struct fh_hashdeep *hashdeep;
 	const char *list;       /* the list as named; NULL: standard input */
 	uintmax_t lineno;       /* the last line read */
 	/* The line of a clear-signed list's "-----BEGIN PGP SIGNED
@@ -67,7 +73,9 @@ bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 		     const char *list, bool on);
 
 /* The next entry of the list, parsed with P into OUT (valid until the
- * next call), and the line it began on into *LINENO. */
+ * next call), and the line it began on into *LINENO.  A hashdeep list's
+ * rows are parsed by its rules instead, their row bytes in the
+ * columns' record. */
 enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 				  struct fh_list_line *out, uintmax_t *lineno);
 

@@ -2,7 +2,10 @@
  * (listread.c; a name's first line counts, a second is handed to the
  * caller as a duplicate), and for a rewrite its new text: the old lines
  * byte for byte, the changes in their places, the new files at the end,
- * written beside the list and renamed over it (listfile.c). */
+ * written beside the list and renamed over it (listfile.c).  A hashdeep
+ * list's rows are entries whose digest is their row bytes (hashdeep.h):
+ * its lines are copied and replaced as any list's are, its new rows
+ * written in its columns. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -153,6 +156,7 @@ void fh_store_init(struct fh_store *s, const char *name, const struct cli *c)
 	s->lf.fd = -1;
 	fh_manifest_init(&s->m);
 	fh_settle_init(&s->settle, c);
+	fh_hashdeep_init(&s->hd, c);
 }
 
 /* Held, the list is locked first and stays locked to its rewrite. */
@@ -196,7 +200,7 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	fh_manifest_expect(&s->m, (size_t)(st.st_size / 40));
 	struct reading r = { s, ev, 0 };
 	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch,
-						 &s->outside };
+						 &s->outside, &s->hd };
 
 	s->listed = *how;
 	int err = fh_list_read(fd, &s->listed, &reading);
@@ -281,6 +285,14 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		     size_t outlen, const char *name, size_t len,
 		     const struct fh_meta *meta)
 {
+	if (s->hd.on) {
+		/* A hashdeep row: no metadata, no escapes. */
+		char *row = fh_store_xmalloc(fh_hashdeep_format_size(&s->hd, len));
+
+		fh_listout_put(w, row, fh_hashdeep_format(&s->hd, digest, name, len, row));
+		free(row);
+		return;
+	}
 	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(s->text, digest, outlen)
 					      : 2 * outlen;
 	char *line = fh_store_xmalloc(fh_format_size(textlen, len));
@@ -304,6 +316,8 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
  * settled that the old list did not declare. */
 static void put_declarations(struct fh_store *s, struct fh_listout *w)
 {
+	if (s->hd.on)
+		return; /* its header stays the first line */
 	for (size_t i = 0; i < s->settle.n; i++) {
 		const struct fh_algo *v = fh_settle_verdict(&s->settle.cand[i]);
 

@@ -211,7 +211,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		/* Read, not mapped, a lone large KT input still has its
 		 * team, each thread reading the leaves it claims; not at
 		 * depth 1, whose disk wants one reader in order. */
-		bool team_reads = r->no_mmap && !r->seq && algo->cv_bytes &&
+		bool team_reads = r->no_mmap && !r->seq && fh_team_serves(algo) &&
 				  r->kt_threads > 1 &&
 				  end - pos >= (off_t)FH_KT_TEAM_MIN;
 
@@ -264,7 +264,8 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
  * into a context per candidate, those the verdict rules out dropped as
  * soon as it is known, so that a large file pays for the others only
  * until a smaller one has settled the list.  D receives each candidate's
- * digest (OUTLEN bytes apart); LIVE says which were finished. */
+ * digest (OUTLEN bytes apart, each of its algorithm's length); LIVE says
+ * which were finished. */
 static int hash_cands(struct fh_reader *r, struct fh_input *in,
 		      const struct fh_candidates *c, const struct fh_algo *v,
 		      size_t outlen, uint8_t *d, bool *live, size_t *alive,
@@ -308,7 +309,8 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 	*alive = left;
 	for (size_t i = 0; i < c->n && !err; i++)
 		if (live[i])
-			fh_final(&ctx[i], d + i * outlen, outlen);
+			fh_final(&ctx[i], d + i * outlen,
+				 c->algo[i]->xof ? outlen : c->algo[i]->digest_bytes);
 	return err;
 }
 

@@ -53,7 +53,6 @@ struct fh_lanes {
 	 * B busy lanes. */
 	const struct fh_kernel *multi;
 	const struct fh_algo *algo;
-	size_t held;            /* bytes the algorithm keeps from the blocks */
 	bool fixed;
 	const struct fh_kernel *narrow[FH_MAX_LANES + 1];
 	size_t use;             /* bytes of each buffer read at a time */
@@ -62,6 +61,8 @@ struct fh_lanes {
 	/* The lanes' states end to end, as the kernels take them. */
 	uint64_t states[FH_MAX_LANES * 25];
 };
+
+static size_t lane_blocks(const struct fh_lanes *l, const struct lane *ln);
 
 /* Lane I's state, of the busy lanes' algorithm. */
 static void *lane_state(struct fh_lanes *l, unsigned i)
@@ -124,24 +125,19 @@ static void job_ctx(const struct fh_job *job, fh_ctx *ctx)
 	fh_init_params(ctx, job->algo, job->kernel, &p);
 }
 
-/* The whole blocks lane LN can run now: all of them, or, where the
- * algorithm compresses its last block its own way (BLAKE2b), those that
- * more bytes follow. */
-static size_t whole(const struct fh_lanes *l, const struct lane *ln)
-{
-	size_t have = ln->len - ln->pos;
-
-	return have > l->held ? (have - l->held) / l->algo->block_bytes : 0;
-}
-
 /* A context holding lane I's state after its absorbed blocks. */
 static void lane_ctx(struct fh_lanes *l, unsigned i, fh_ctx *ctx)
 {
 	struct fh_job *job = l->lane[i].job;
 
-	job_ctx(job, ctx);
-	memcpy(&ctx->state, lane_state(l, i), fh_state_bytes(job->algo->family));
-	ctx->total = l->lane[i].absorbed;
+	fh_lane_ctx(ctx, job->algo, job->kernel, job->outlen, lane_state(l, i),
+		    l->lane[i].absorbed);
+}
+
+/* The whole blocks lane LN may absorb in the lanes now. */
+static size_t lane_blocks(const struct fh_lanes *l, const struct lane *ln)
+{
+	return fh_lane_blocks(l->algo, ln->len - ln->pos, ln->absorbed);
 }
 
 static void release(struct fh_lanes *l, unsigned i, int err)
@@ -189,7 +185,7 @@ static int refill(struct fh_lanes *l, struct lane *ln, bool nowait)
 						   room, ln->got, &ln->eof);
 
 		if (n == -EAGAIN)
-			return whole(l, ln) ? 0 : EAGAIN;
+			return lane_blocks(l, ln) == 0 ? EAGAIN : 0;
 		if (n < 0)
 			return (int)-n;
 		ln->len += (size_t)n;
@@ -203,7 +199,8 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 {
 	unsigned i;
 
-	if (!in->regular || !fh_lanes_room(l, job))
+	if (!in->regular || !fh_lanes_room(l, job) ||
+	    (fh_lane_max(job->algo) && in->size > fh_lane_max(job->algo)))
 		return false;
 	if (!l->busy && (l->multi != job->multi || l->fixed != job->multi_only)) {
 		l->multi = job->multi;
@@ -223,7 +220,6 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	if (!ln->buf && !(ln->buf = fh_buf_alloc(FH_LANE_HEAD + FH_LANE_BUF_MAX)))
 		return false;
 	l->algo = job->algo;
-	l->held = fh_held_bytes(job->algo->family);
 	*ln = (struct lane){ .job = job, .tag = tag, .in = *in, .buf = ln->buf };
 	job->size = 0;
 	l->busy++;
@@ -243,15 +239,29 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	return true;
 }
 
-/* Lane I's input ended: its tail and padding on the single-stream kernel. */
+/* Lane I's input ended, or the lanes take no more of it: the rest, its
+ * tail and padding on the single-stream kernel. */
 static void finish(struct fh_lanes *l, unsigned i)
 {
 	struct lane *ln = &l->lane[i];
 	fh_ctx ctx;
 
 	lane_ctx(l, i, &ctx);
-	fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
-	fh_meter_add(l->meter, ln->len - ln->pos);
+	for (;;) {
+		int err;
+
+		fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
+		fh_meter_add(l->meter, ln->len - ln->pos);
+		ln->pos = ln->len;
+		/* A lane that holds only an input's start (BLAKE3's) reads
+		 * the rest of one that grew past it here. */
+		if (ln->eof)
+			break;
+		if ((err = refill(l, ln, false)) != 0) {
+			release(l, i, err);
+			return;
+		}
+	}
 	fh_final(&ctx, ln->job->digest, ln->job->outlen);
 	release(l, i, 0);
 }
@@ -270,8 +280,14 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 	size_t block = l->algo->block_bytes;
 	uint64_t done = 0;
 
+	if (fh_lane_max(l->algo)) {
+		/* Lanes that hold only an input's start: the rest at once. */
+		done = ln->len - ln->pos;
+		finish(l, i);
+		return done;
+	}
 	while (done < FH_SOLO_BYTES) {
-		size_t n = whole(l, ln);
+		size_t n = lane_blocks(l, ln);
 		int err;
 
 		fh_blocks(k, l->algo, lane_state(l, i), ln->buf + ln->pos, n);
@@ -285,10 +301,10 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 			release(l, i, err);
 			return done;
 		}
-		if (!whole(l, ln))
+		if (lane_blocks(l, ln) == 0)
 			break;
 	}
-	if (ln->eof && !whole(l, ln))
+	if (ln->eof && lane_blocks(l, ln) == 0)
 		finish(l, i);
 	return done;
 }
@@ -337,7 +353,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 				waits = (int)i;
 			continue;
 		}
-		if (!whole(l, ln) && !ln->eof)
+		if (lane_blocks(l, ln) == 0 && !ln->eof)
 			err = refill(l, ln, true);
 		ln->waits = err == EAGAIN;
 		if (ln->waits) {
@@ -354,7 +370,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 			release(l, i, err);
 			continue;
 		}
-		if (!whole(l, ln)) {
+		if (lane_blocks(l, ln) == 0) {
 			finish(l, i);
 			continue;
 		}
@@ -371,7 +387,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 		ln->backoff = ln->skip = 0;
 		if (err)
 			release(l, (unsigned)waits, err);
-		else if (!whole(l, ln))
+		else if (lane_blocks(l, ln) == 0)
 			finish(l, (unsigned)waits);
 		return 0;
 	}
@@ -391,8 +407,8 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 	for (unsigned i = 0; i < n; i++) {
 		const struct lane *ln = &l->lane[i];
 
-		if (ln->job && !ln->waits && whole(l, ln) < k)
-			k = whole(l, ln);
+		if (ln->job && !ln->waits && lane_blocks(l, ln) < k)
+			k = lane_blocks(l, ln);
 	}
 
 	/* One call over every lane: spare lanes reread the first busy lane's

@@ -181,3 +181,24 @@ gen_same() {
 	same_as b3sum -c --length 8 list
 	IN=list same_as b3sum -c
 }
+
+@test "blake: the b3sum link's --tag writes BSD lines, and -c reads them back, as b3sum 1.7 does" {
+	need b3sum
+	local h w
+	h=$(b3sum --no-names f)
+	w=$(b3sum --no-names 'we\ird')
+	capture got fhsum_as b3sum --tag f 'we\ird'
+	[ "$(cat got.rc)" = 0 ] || fail "status $(cat got.rc): $(cat got.err)"
+	[ "$(cat got.out)" = "BLAKE3 (f) = $h"$'\n'"\\BLAKE3 (we\\\\ird) = $w" ] ||
+		fail "--tag:" "$(cat got.out)"
+	fhsum_as b3sum --tag f 'we\ird' >T
+	run fhsum_as b3sum -c T
+	[ "$status" = 0 ] && [ "$output" = $'f: OK\n\\we\\\\ird: OK' ] || fail "-c: $status: $output"
+	run fhsum -c T
+	[ "$status" = 0 ] || fail "fhsum -c: $status: $output"
+	printf 'changed\n' >f
+	run fhsum_as b3sum -c T
+	[ "$status" = 1 ] && [[ $output == "f: FAILED"* ]] || fail "changed: $status: $output"
+	run fhsum_as b3sum --tag -c T
+	[ "$status" = 1 ] && [[ $output == *"'--tag' cannot be used with '--check'"* ]] || fail "$status: $output"
+}
