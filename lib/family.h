@@ -34,10 +34,10 @@ struct fh_family_ops {
 			  void *states, const uint8_t *const *data,
 			  size_t nblocks);
 	/* (start, blocks, blocks_xn, pad and digest serve the modes that
-	 * run many inputs in the lanes of a multi-buffer kernel; a family
-	 * whose streaming mode is its own and that has no such kernel,
-	 * BLAKE3, leaves blocks_xn, pad and digest NULL; BLAKE2b has
-	 * blocks and blocks_xn, and finishes as `holds_last` says.) */
+	 * run many inputs in the lanes of a multi-buffer kernel.  BLAKE2b
+	 * and BLAKE3, whose streaming modes are their own, leave pad and
+	 * digest NULL and finish a lane's input through update and final,
+	 * as `holds_last` and `lane_max` below say.) */
 	/* Appends ALGO's padding to the TAIL bytes at BLOCKS (TOTAL bytes in
 	 * the message) and returns the blocks to absorb (see fh_pad). */
 	size_t (*pad)(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
