@@ -112,7 +112,8 @@ static double run_slice_multi(const struct fh_algo *a,
 		for (unsigned i = 0; i < k->lanes; i++) {
 			fh_ctx ctx;
 
-			fh_lane_ctx(&ctx, a, s, (uint8_t *)states + i * sb, whole);
+			fh_lane_ctx(&ctx, a, s, a->digest_bytes,
+				    (uint8_t *)states + i * sb, whole);
 			fh_update(&ctx, lane_bufs[i] + whole, bytes - whole);
 			fh_final(&ctx, out, a->digest_bytes);
 			bench_sink ^= out[(n + i) % a->digest_bytes];

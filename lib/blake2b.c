@@ -4,7 +4,11 @@
  * parameter block folded into h (§2.5, §3.3: digest length nn, key
  * length kk), the key as a first block of its own, and the streaming mode,
  * which holds back the last block until more input shows it is not the
- * final one (F's f0 flag). */
+ * final one (F's f0 flag).  The state is h and then the counter t of the
+ * bytes that whole blocks compressed (FH_BLAKE2B_LANE_WORDS words), so
+ * that many messages can run their blocks in the lanes of a multi-buffer
+ * kernel; their last bytes then go through update and final, whose count
+ * is the context's total (they leave t as it was). */
 #include <assert.h>
 #include <string.h>
 
@@ -94,11 +98,33 @@ const struct fh_kernel fh_blake2b_portable = {
 };
 
 /* h from the IV and the parameter block's first word, RFC 7693 §2.5:
- * 0x0101kknn (fanout 1, depth 1; no salt or personalization). */
-static void start_with(uint64_t h[8], size_t outlen, size_t keylen)
+ * 0x0101kknn (fanout 1, depth 1; no salt or personalization); t = 0. */
+static void start_with(uint64_t h[FH_BLAKE2B_LANE_WORDS], size_t outlen,
+		       size_t keylen)
 {
 	memcpy(h, iv, sizeof iv);
 	h[0] ^= 0x01010000u ^ (uint64_t)keylen << 8 ^ outlen;
+	h[8] = 0;
+}
+
+/* Whole blocks that more input follows, for the modes that run blocks
+ * themselves (the lanes, fh_hash_many): the counter is the state's. */
+static void blocks_run(const struct fh_kernel *k, const struct fh_algo *algo,
+		       void *state, const uint8_t *data, size_t nblocks)
+{
+	uint64_t *s = state;
+
+	(void)algo;
+	fh_blake2b_blocks_of(k)(s, data, nblocks, s[8], false);
+	s[8] += nblocks * BLOCK;
+}
+
+static void blocks_run_xn(const struct fh_kernel *k, const struct fh_algo *algo,
+			  void *states, const uint8_t *const *data,
+			  size_t nblocks)
+{
+	(void)algo;
+	fh_blake2b_blocks_xn_of(k)(states, data, nblocks);
 }
 
 static void start(const struct fh_algo *algo, void *state)
@@ -115,7 +141,7 @@ static void init(fh_ctx *ctx, const struct fh_kernel *multi)
 static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 {
 	fh_blake2b_blocks_fn *blocks = fh_blake2b_blocks_of(ctx->kernel);
-	uint64_t *h = ctx->state.sha512;
+	uint64_t *h = ctx->state.keccak;
 
 	if (!len)
 		return;
@@ -152,7 +178,7 @@ static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 static void final(fh_ctx *ctx, const void *custom, size_t customlen,
 		  uint8_t *out, size_t outlen)
 {
-	uint64_t *h = ctx->state.sha512;
+	uint64_t *h = ctx->state.keccak;
 
 	(void)custom, (void)customlen;
 	assert(outlen == ctx->mode.blake2b.outlen);
@@ -178,7 +204,7 @@ static bool params(fh_ctx *ctx, const struct fh_hash_params *p)
 	if (outlen > 64 || p->keying == FH_KEY_DERIVE ||
 	    (p->keying == FH_KEY_KEYED && (keylen == 0 || keylen > 64)))
 		return false;
-	start_with(ctx->state.sha512, outlen, keylen);
+	start_with(ctx->state.keccak, outlen, keylen);
 	ctx->mode.blake2b.outlen = (uint8_t)outlen;
 	if (keylen) {
 		memset(ctx->buf, 0, BLOCK);
@@ -189,7 +215,9 @@ static bool params(fh_ctx *ctx, const struct fh_hash_params *p)
 }
 
 const struct fh_family_ops fh_blake2b_ops = {
-	.name = "blake2b", .state_bytes = 8 * sizeof(uint64_t),
-	.start = start, .init = init, .update = update, .final = final,
-	.params = params,
+	.name = "blake2b",
+	.state_bytes = FH_BLAKE2B_LANE_WORDS * sizeof(uint64_t),
+	.start = start, .blocks = blocks_run, .blocks_xn = blocks_run_xn,
+	.init = init, .update = update, .final = final, .params = params,
+	.holds_last = true,
 };

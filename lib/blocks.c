@@ -40,6 +40,11 @@ size_t fh_state_bytes(enum fh_family family)
 	return families[family]->state_bytes;
 }
 
+size_t fh_held_bytes(enum fh_family family)
+{
+	return families[family]->holds_last ? 1 : 0;
+}
+
 void fh_state_start(const struct fh_algo *algo, void *state)
 {
 	families[algo->family]->start(algo, state);
@@ -79,10 +84,11 @@ size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
 {
 	uint64_t max = families[algo->family]->lane_max;
 
+	if (max || families[algo->family]->holds_last)
+		have = have ? have - 1 : 0;
 	if (max) {
 		uint64_t room = absorbed < max ? max - 1 - absorbed : 0;
 
-		have = have ? have - 1 : 0;
 		if (have > room)
 			have = (size_t)room;
 	}

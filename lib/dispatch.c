@@ -87,9 +87,24 @@ static const struct fh_kernel *const sha512_kernels[] = {
 	&fh_sha512_portable,
 };
 
-/* BLAKE2b: the portable kernel alone, so far.  BLAKE3: whole chunks and
- * parents 16, 8 or 4 at a time, one per lane (arch/). */
+/* BLAKE2b: one stream is bound by the chain of G, which the AVX2 kernel
+ * shortens (blake2b_rows.h); on Zen 3, `fhsum --benchmark` (16 KiB
+ * buffers, turns alternating): blake2b-avx2 about 2.1x blake2b-portable.
+ * AArch64 runs the portable kernel, compiled for it: a NEON register
+ * holds two of G's four columns, so one stream would pay a split row
+ * and its shuffles on every step, and Crypto++ measured its NEON BLAKE2b
+ * slower than its scalar one on Cortex-A57 (12.6 against 5.7 cycles a
+ * byte); with no Arm core here to time one, none is added.
+ * BLAKE3: whole chunks and parents 16, 8 or 4 at a time, one per lane
+ * (arch/). */
 static const struct fh_kernel *const blake2b_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	/* Chosen by default only with FH_CPU_X86_VPROL_FAST (its `prefer`). */
+	&fh_blake2b_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_blake2b_avx2,
+#endif
 	&fh_blake2b_portable,
 };
 
@@ -191,9 +206,17 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
-/* No multi-buffer kernel across inputs for BLAKE2b yet; BLAKE3's take the
- * first chunk of many small inputs. */
-static const struct fh_kernel *const blake2b_multi_kernels[] = { NULL };
+/* BLAKE2b across inputs: 8 lanes of AVX-512, 4 of AVX2.  BLAKE3's take
+ * the first chunk of many small inputs. */
+static const struct fh_kernel *const blake2b_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	&fh_blake2b_avx512x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_blake2b_avx2x4,
+#endif
+	NULL,
+};
 static const struct fh_kernel *const blake3_multi_kernels[] = {
 #if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
 	&fh_blake3_avx512x16,

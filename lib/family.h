@@ -34,9 +34,10 @@ struct fh_family_ops {
 			  void *states, const uint8_t *const *data,
 			  size_t nblocks);
 	/* (start, blocks, blocks_xn, pad and digest serve the modes that
-	 * run many inputs in the lanes of a multi-buffer kernel; a family
-	 * whose streaming mode is its own and that has no such kernel,
-	 * BLAKE2b and BLAKE3, leaves blocks_xn, pad and digest NULL.) */
+	 * run many inputs in the lanes of a multi-buffer kernel.  BLAKE2b
+	 * and BLAKE3, whose streaming modes are their own, leave pad and
+	 * digest NULL and finish a lane's input through update and final,
+	 * as `holds_last` and `lane_max` below say.) */
 	/* Appends ALGO's padding to the TAIL bytes at BLOCKS (TOTAL bytes in
 	 * the message) and returns the blocks to absorb (see fh_pad). */
 	size_t (*pad)(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
@@ -58,6 +59,13 @@ struct fh_family_ops {
 	 * parameter, a key).  False when the family takes no such key.
 	 * NULL: the family takes none, and its length is only fh_final's. */
 	bool (*params)(fh_ctx *ctx, const struct fh_hash_params *p);
+	/* Whether the family's last block is compressed differently from
+	 * the others (BLAKE2b's f0 flag): then `blocks` and `blocks_xn` run
+	 * only blocks that more input follows, and a message's last bytes
+	 * (1 to a block; none for an empty one) go through `update` and
+	 * `final` from a context holding the state, with `total` the bytes
+	 * the blocks absorbed.  Such a family has no `pad` or `digest`. */
+	bool holds_last;
 	/* The engine's lanes for a family with a mode of its own (BLAKE3),
 	 * whose lanes hold only the start of an input: the most bytes of
 	 * input a lane takes, and never its last byte (0: any input, all of

@@ -48,12 +48,13 @@ void fh_init(fh_ctx *ctx, const struct fh_algo *algo)
 /* The lane's context: here beside fh_init_kernel, which it starts with,
  * so that the table of families (blocks.c) calls nothing back. */
 void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
-		 const struct fh_kernel *kernel, const void *state,
-		 uint64_t absorbed)
+		 const struct fh_kernel *kernel, size_t outlen,
+		 const void *state, uint64_t absorbed)
 {
 	const struct fh_family_ops *ops = fh_family_ops(algo->family);
+	const struct fh_hash_params p = { .outlen = outlen };
 
-	fh_init_kernel(ctx, algo, kernel);
+	fh_init_params(ctx, algo, kernel, &p);
 	if (ops->lane_resume) {
 		ops->lane_resume(ctx, state, absorbed);
 		return;

@@ -205,6 +205,17 @@ FH_KERNEL_ACCESSOR(fh_blake2b_blocks, blocks)
 FH_KERNEL_ACCESSOR(fh_blake3_chunks, blocks)
 FH_KERNEL_ACCESSOR(fh_blake3_compress, permute)
 
+/* BLAKE2b in the lanes of a multi-buffer kernel: each lane's state is h
+ * and then the offset counter t (the bytes compressed so far), and
+ * NBLOCKS whole blocks of every lane are compressed, none of them the
+ * last one (f0 stays 0): each adds 128 to the lane's t before it is
+ * compressed, as fh_blake2b_blocks_fn does.  The last block of a
+ * message never runs in the lanes (fh_family_ops.holds_last). */
+#define FH_BLAKE2B_LANE_WORDS 9
+typedef void fh_blake2b_blocks_xn_fn(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
+				     const uint8_t *const *data,
+				     size_t nblocks);
+FH_KERNEL_ACCESSOR(fh_blake2b_blocks_xn, blocks_xn)
 /* BLAKE3's SIMD additions.  Parents (§2.4): hash the N parent nodes
  * whose children are the chaining values CHILDREN[2i] and [2i + 1], under
  * KEY with FLAGS | PARENT (the mode's flags; counter 0, 64 bytes), into
@@ -316,6 +327,11 @@ bool fh_init_params(fh_ctx *ctx, const struct fh_algo *algo,
  * Keccak), fh_digest writes OUTLEN bytes of digest from a state that has
  * absorbed the padding (K squeezes, for the sponges). */
 size_t fh_state_bytes(enum fh_family family);
+/* The bytes of a message that must stay out of fh_blocks and
+ * fh_blocks_xn: 1 where the family compresses its last block its own way
+ * (BLAKE2b; the message's last 1..block bytes then go through fh_update
+ * and fh_final), else 0. */
+size_t fh_held_bytes(enum fh_family family);
 void fh_state_start(const struct fh_algo *algo, void *state);
 void fh_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
 	       void *state, const uint8_t *data, size_t nblocks);
@@ -327,14 +343,16 @@ void fh_digest(const struct fh_algo *algo, const struct fh_kernel *k,
 /* The engine's lanes, for every family (blocks.c): the most bytes of an
  * input ALGO's lanes take (0: any), the whole blocks a lane may absorb
  * with HAVE bytes read past ABSORBED ones (BLAKE3's keep the last byte of
- * its one chunk), and CTX started on KERNEL and going on from a lane's
- * STATE after ABSORBED bytes. */
+ * its one chunk, BLAKE2b's the last byte of the input: fh_held_bytes),
+ * and CTX started on KERNEL for a digest of OUTLEN bytes (BLAKE2b's
+ * length is a parameter) and going on from a lane's STATE after ABSORBED
+ * bytes. */
 uint64_t fh_lane_max(const struct fh_algo *algo);
 size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
 		      uint64_t absorbed);
 void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
-		 const struct fh_kernel *kernel, const void *state,
-		 uint64_t absorbed);
+		 const struct fh_kernel *kernel, size_t outlen,
+		 const void *state, uint64_t absorbed);
 
 /* The most bytes fh_pad writes: two of SHA-512's 128-byte blocks. */
 #define FH_PAD_MAX 256

@@ -96,6 +96,15 @@ extern const struct fh_kernel fh_sha1_avx512x16;
 extern const struct fh_kernel fh_sha256_avx512x16;
 extern const struct fh_kernel fh_sha512_avx512x8;
 
+/* BLAKE2b, one stream, the work vector's rows in YMM registers: AVX2
+ * (blake2b_avx2.c) and AVX-512VL's rotates (blake2b_avx512.c); in lanes,
+ * 4 messages in AVX2 (blake2b_avx2x4.c) and 8 in AVX-512
+ * (blake2b_avx512x8.c). */
+extern const struct fh_kernel fh_blake2b_avx2;
+extern const struct fh_kernel fh_blake2b_avx512;
+extern const struct fh_kernel fh_blake2b_avx2x4;
+extern const struct fh_kernel fh_blake2b_avx512x8;
+
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
 

@@ -1,5 +1,5 @@
-/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2 and SHA-3
- * are serial inside one input, so SIMD pays across inputs: a job manager
+/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2, SHA-3
+ * and BLAKE2b are serial inside one input, so SIMD pays across inputs: a job manager
  * in the style of the multi-buffer managers of isa-l_crypto keeps one file
  * per lane and refills a lane as soon as its file ends.  Inputs of every
  * size take lanes, read in chunks; the lanes' states are the single-stream
@@ -117,12 +117,20 @@ bool fh_lanes_room(const struct fh_lanes *l, const struct fh_job *job)
 	       job->multi_only == l->fixed && l->busy < l->multi->lanes;
 }
 
+/* A context of JOB's algorithm and digest length, from the start. */
+static void job_ctx(const struct fh_job *job, fh_ctx *ctx)
+{
+	const struct fh_hash_params p = { .outlen = job->outlen };
+
+	fh_init_params(ctx, job->algo, job->kernel, &p);
+}
+
 /* A context holding lane I's state after its absorbed blocks. */
 static void lane_ctx(struct fh_lanes *l, unsigned i, fh_ctx *ctx)
 {
 	struct fh_job *job = l->lane[i].job;
 
-	fh_lane_ctx(ctx, job->algo, job->kernel, lane_state(l, i),
+	fh_lane_ctx(ctx, job->algo, job->kernel, job->outlen, lane_state(l, i),
 		    l->lane[i].absorbed);
 }
 
@@ -218,7 +226,7 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 
 	fh_ctx ctx;
 
-	fh_init_kernel(&ctx, job->algo, job->kernel);
+	job_ctx(job, &ctx);
 	memcpy(lane_state(l, i), &ctx.state, fh_state_bytes(job->algo->family));
 	/* A file that grew past the buffer since its fstat reads on later,
 	 * as any lane does. */
@@ -279,7 +287,7 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 		return done;
 	}
 	while (done < FH_SOLO_BYTES) {
-		size_t n = (ln->len - ln->pos) / block;
+		size_t n = lane_blocks(l, ln);
 		int err;
 
 		fh_blocks(k, l->algo, lane_state(l, i), ln->buf + ln->pos, n);
@@ -293,10 +301,10 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 			release(l, i, err);
 			return done;
 		}
-		if (ln->len - ln->pos < block)
+		if (lane_blocks(l, ln) == 0)
 			break;
 	}
-	if (ln->eof && ln->len - ln->pos < block)
+	if (ln->eof && lane_blocks(l, ln) == 0)
 		finish(l, i);
 	return done;
 }

@@ -14,14 +14,15 @@
  * and in random pieces.
  *
  * A multi-buffer kernel (lanes > 1) is tested lane by lane against the
- * portable single-stream kernel: md5_blocks_xn and keccak_absorb_xn with
- * different data, starting states and misalignment in every lane, many
- * block counts, every rate, each lane's data ending at its own guard page,
- * and the states past the kernel's lanes left alone; then the same fold of
- * lengths 0..4096 as above, computed by a small refilling manager: lanes of
- * unequal lengths, empty and one-block inputs, a lane refilled as soon as
- * its input runs out while the others go on, each input finished (tail and
- * padding) on the portable kernel from the lane's state.
+ * portable single-stream kernel: md5_blocks_xn, keccak_absorb_xn and
+ * blake2b_blocks_xn with different data, starting states (BLAKE2b's
+ * counters too) and misalignment in every lane, many block counts, every
+ * rate, each lane's data ending at its own guard page, and the states past
+ * the kernel's lanes left alone; then the same fold of lengths 0..4096 as
+ * above, computed by a small refilling manager: lanes of unequal lengths,
+ * empty and one-block inputs, a lane refilled as soon as its input runs
+ * out while the others go on, each input finished (tail and padding, or
+ * BLAKE2b's last block) on the portable kernel from the lane's state.
  *
  * The SHA-1 and SHA-2 kernels are tested on their block functions with
  * the padding written out here: block counts 0..64 at offsets 0..7,
@@ -935,6 +936,55 @@ static void multi_raw_keccak(const struct fh_kernel *k,
 	}
 }
 
+/* blake2b_blocks_xn: each lane against blake2b_blocks of the portable
+ * kernel, from random states and counters (the counters near 2^64 - 1
+ * too, where t wraps), the lanes' data misaligned or ending at their
+ * guard pages, and the states past the lanes left alone. */
+static void multi_raw_blake2b(const struct fh_kernel *k,
+			      const struct fh_kernel *p, struct tu_rng *rng)
+{
+	static const size_t counts[] = { 0, 1, 2, 3, 4, 5, 7, 9, 17, 31 };
+	const unsigned nl = k->lanes;
+	static uint64_t want[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
+	static uint64_t got[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
+
+	for (int at_guard = 0; at_guard < 2; at_guard++) {
+		for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+			size_t nb = counts[c], len = nb * 128;
+			const uint8_t *d[FH_MAX_LANES];
+			char what[96];
+
+			tu_rand_bytes(rng, (uint8_t *)want, sizeof want);
+			for (unsigned i = 0; i < nl; i++)
+				if (c % 3 == 2)
+					want[i][8] = ~(uint64_t)0 - tu_rand_below(rng, 1000);
+			memcpy(got, want, sizeof got);
+			for (unsigned i = 0; i < nl; i++) {
+				const uint8_t *from =
+					src + tu_rand_below(rng, SRC_BYTES - len + 1);
+				d[i] = lane_place(i, from, len, at_guard,
+						  (i * 3 + c) % 16);
+				fh_blake2b_blocks_of(p)(want[i], from, nb,
+							want[i][8], false);
+				want[i][8] += nb * 128;
+			}
+			snprintf(guard_what, sizeof guard_what,
+				 "kernel %s blake2b_blocks_xn nblocks=%zu%s", kname,
+				 nb, at_guard ? ", lanes at guard pages" : "");
+			fh_blake2b_blocks_xn_of(k)(got, d, nb);
+			guard_what[0] = '\0';
+			for (unsigned i = 0; i <= nl; i++) {
+				snprintf(what, sizeof what,
+					 i < nl ? "blake2b_blocks_xn lane %u%s"
+						: "blake2b_blocks_xn wrote state %u, "
+						  "past its lanes%s",
+					 i, at_guard ? " at guard page" : "");
+				same(what, len, want[i], got[i], sizeof want[i]);
+			}
+		}
+	}
+}
+
 /* One lane of the manager below: its input (a copy of src[0..len) ending
  * at the lane's guard page) and how much of it the kernel has absorbed. */
 struct mb_lane {
@@ -954,11 +1004,8 @@ static void mb_finish(const struct fh_algo *a, const struct fh_kernel *p,
 {
 	fh_ctx ctx;
 
-	fh_init_kernel(&ctx, a, p);
-	if (a->family == FH_FAMILY_MD5)
-		memcpy(ctx.state.md5, state, sizeof ctx.state.md5);
-	else
-		memcpy(ctx.state.keccak, state, sizeof ctx.state.keccak);
+	tu_init_on(&ctx, a, p, outlen_for(a, l->len));
+	memcpy(&ctx.state, state, fh_state_bytes(a->family));
 	ctx.total = l->pos;
 	fh_update(&ctx, l->data + l->pos, l->len - l->pos);
 	fh_final(&ctx, mb_digest[l->len], outlen_for(a, l->len));
@@ -972,15 +1019,22 @@ static void mb_start(const struct fh_algo *a, const struct fh_kernel *p,
 {
 	fh_ctx ctx;
 
-	fh_init_kernel(&ctx, a, p);
-	if (a->family == FH_FAMILY_MD5)
-		memcpy(state, ctx.state.md5, sizeof ctx.state.md5);
-	else
-		memcpy(state, ctx.state.keccak, sizeof ctx.state.keccak);
+	/* BLAKE2b's digest length is a parameter of its start. */
+	tu_init_on(&ctx, a, p, outlen_for(a, len));
+	memcpy(state, &ctx.state, fh_state_bytes(a->family));
 	l->busy = 1;
 	l->len = len;
 	l->pos = 0;
 	l->data = lane_place(i, src, len, 1, 0);
+}
+
+/* The whole blocks lane L may run: for BLAKE2b, whose last block is
+ * compressed its own way, those that more bytes follow (fh_held_bytes). */
+static size_t mb_blocks(const struct fh_algo *a, const struct mb_lane *l)
+{
+	size_t left = l->len - l->pos, held = fh_held_bytes(a->family);
+
+	return left > held ? (left - held) / a->block_bytes : 0;
 }
 
 /* The fold of api_fold, computed through the multi-buffer kernel: the
@@ -993,9 +1047,11 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 	static size_t order[FOLD_MAX + 1];
 	static uint32_t md5[FH_MAX_LANES + 1][4];
 	static uint64_t keccak[FH_MAX_LANES + 1][25];
+	static uint64_t b2[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
 	const size_t block = a->block_bytes;
 	const unsigned nl = k->lanes;
 	const int is_md5 = a->family == FH_FAMILY_MD5;
+	const int is_b2 = a->family == FH_FAMILY_BLAKE2B;
 	struct mb_lane lane[FH_MAX_LANES];
 	uint8_t want[MAX_XOF_OUT], canary[sizeof keccak[0]];
 	uint8_t fwant[FH_MAX_DIGEST], fgot[FH_MAX_DIGEST];
@@ -1011,8 +1067,9 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 		order[j] = t;
 	}
 	memset(lane, 0, sizeof lane);
-	void *extra = is_md5 ? (void *)md5[nl] : (void *)keccak[nl];
-	size_t state_size = is_md5 ? sizeof md5[0] : sizeof keccak[0];
+	void *extra = is_md5 ? (void *)md5[nl] : is_b2 ? (void *)b2[nl]
+		    : (void *)keccak[nl];
+	size_t state_size = fh_state_bytes(a->family);
 	tu_rand_bytes(rng, canary, state_size);
 	memcpy(extra, canary, state_size);
 
@@ -1021,10 +1078,11 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 		int busy = 0;
 		size_t n = SIZE_MAX;
 		for (unsigned i = 0; i < nl; i++) {
-			void *st = is_md5 ? (void *)md5[i] : (void *)keccak[i];
+			void *st = is_md5 ? (void *)md5[i] : is_b2 ? (void *)b2[i]
+				 : (void *)keccak[i];
 			struct mb_lane *l = &lane[i];
 			for (;;) {
-				if (l->busy && l->len - l->pos >= block)
+				if (l->busy && mb_blocks(a, l))
 					break;
 				if (l->busy)
 					mb_finish(a, p, l, st);
@@ -1034,8 +1092,8 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 			}
 			if (l->busy) {
 				busy = 1;
-				if ((l->len - l->pos) / block < n)
-					n = (l->len - l->pos) / block;
+				if (mb_blocks(a, l) < n)
+					n = mb_blocks(a, l);
 			}
 		}
 		if (!busy)
@@ -1053,6 +1111,8 @@ static void multi_fold(const struct fh_algo *a, const struct fh_kernel *k,
 			 "nblocks=%zu", kname, a->name, n);
 		if (is_md5)
 			fh_md5_blocks_xn_of(k)(md5, d, n);
+		else if (is_b2)
+			fh_blake2b_blocks_xn_of(k)(b2, d, n);
 		else
 			fh_keccak_absorb_xn_of(k)(keccak, d, n, block, a->rounds);
 		guard_what[0] = '\0';
@@ -1632,6 +1692,8 @@ static int test_multi(const struct fh_kernel *k)
 		multi_raw_md5(k, p, &rng);
 	else if (k->family == FH_FAMILY_KECCAK)
 		multi_raw_keccak(k, p, &rng);
+	else if (k->family == FH_FAMILY_BLAKE2B)
+		multi_raw_blake2b(k, p, &rng);
 	else if (k->family == FH_FAMILY_BLAKE3)
 		multi_raw_blake3(k, p, &rng);
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
