@@ -61,8 +61,9 @@ declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 # Both have the SHA1 and SHA2 instructions; only max has SHA512.
 declare -A must_run=(
 	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2
-		sha1-ce sha256-ce sha512-ce"
-	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2 sha1-ce sha256-ce")
+		sha1-ce sha256-ce sha512-ce blake3-neon blake3-neonx4"
+	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2 sha1-ce sha256-ce
+		blake3-neon blake3-neonx4")
 declare -A must_not_run=([max]=""
 	[cortex-a53]="keccak-sha3ce keccak-sha3cex2 sha512-ce")
 

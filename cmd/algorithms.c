@@ -124,7 +124,9 @@ void fh_cli_apply_length(struct cli *c, const char *arg)
 		digits++;
 	errno = 0;
 	bits = strtoull(arg, &end, 10);
-	if (errno == ERANGE)
+	bool too_big = errno == ERANGE;
+
+	if (too_big)
 		bits = ULLONG_MAX;
 	else if (errno)
 		end = (char *)arg;
@@ -163,6 +165,19 @@ void fh_cli_apply_length(struct cli *c, const char *arg)
 	case FH_LENGTH_FIXED:
 		break;
 	}
+	if (r->max_bytes && (bits % 8 || bits > 8ull * r->max_bytes)) {
+		/* BLAKE2b's limit, in b2sum's (and cksum's) words; a number
+		 * past the type's range is its own error there. */
+		fh_error(too_big ? EOVERFLOW : 0, "invalid length: %s", fh_quote(arg));
+		if (too_big)
+			;
+		else if (bits % 8)
+			fh_error(0, "length is not a multiple of 8");
+		else
+			fh_error(0, "maximum digest length for %s is %u bits",
+				 fh_quote(c->algo->tag), 8u * r->max_bytes);
+		exit(fh_usage_status);
+	}
 	if (bits == 0) {
 		/* 0 is the default length, as in cksum 9.9. */
 		c->outlen = c->algo->digest_bytes;
@@ -174,7 +189,9 @@ void fh_cli_apply_length(struct cli *c, const char *arg)
 				 8u * FH_MAX_XOF_BYTES);
 			exit(fh_usage_status);
 		}
-		c->outlen = c->check_outlen = (size_t)(bits / 8);
+		c->outlen = (size_t)(bits / 8);
+		/* b2sum -c reads each line's length off the line, -l or not. */
+		c->check_outlen = fh_gnu_as ? 0 : c->outlen;
 	} else if (bits != 8ull * c->algo->digest_bytes) {
 		fh_error(0, "invalid length: %s", fh_quote(arg));
 		fh_error(0, "digest length for %s must be %u", fh_quote(c->algo->tag),
@@ -211,6 +228,23 @@ bool fh_cli_algorithm_of_program(struct cli *c)
 	return fh_gnu_as != NULL;
 }
 
+bool fh_b3sum_program(int argc, char **argv)
+{
+	const struct fh_algo_row *r;
+	const char *slash, *name;
+
+	if (argc < 1 || !argv[0][0])
+		return false;
+	slash = strrchr(argv[0], '/');
+	name = slash ? slash + 1 : argv[0];
+	for (size_t i = 0; (r = fh_algo_row_at(i)) != NULL; i++)
+		if (r->program && strcmp(name, r->program) == 0) {
+			fh_prog = name;
+			return true;
+		}
+	return false;
+}
+
 void fh_list_algorithms(void)
 {
 	const struct fh_algo_row *r;
@@ -230,15 +264,20 @@ void fh_list_algorithms(void)
 			snprintf(bits, sizeof bits, "%u+", 8u * a->digest_bytes);
 		else
 			snprintf(bits, sizeof bits, "%u", 8u * a->digest_bytes);
+		char whose[40] = "";
+
+		if (r->gnu_name)
+			snprintf(whose, sizeof whose, r->xxhsum ? " (xxhsum)" : " (GNU)");
+		else if (r->program)
+			snprintf(whose, sizeof whose, " (%s)", r->program);
 		printf("%-14s %-14s %-6s %-6u %-7s %s%s\n", a->name, a->tag, bits,
 		       a->block_bytes, fh_family_name(a->family),
-		       r->gnu_name ? r->gnu_name : r->link ? r->link : "-",
-		       r->gnu_name ? " (drop-in)" : "");
+		       r->gnu_name ? r->gnu_name : r->link ? r->link
+		       : r->program ? r->program : "-", whose);
 	}
 	printf("# BITS: the digest's; N+: an XOF, N by default (-l); "
 	       "-l: a group, -l picks\n"
 	       "# BLOCK: bytes, or the sponge's rate; PROGRAM: fhsum's name "
 	       "as this algorithm\n"
-	       "# (drop-in): that program's options and lines (GNU's, "
-	       "xxhsum's), -Dgnu_links\n");
+	       "# (GNU), (b3sum), (xxhsum): under that name fhsum is that program\n");
 }

@@ -12,7 +12,10 @@
  * order as the engine hands them back; new names wait for the walk's end
  * (one may be a missing name's content), then missing entries in list
  * order.  LIST is held in a store (lists/store.h): its reading and
- * writing back are the store's; this file keeps the policy and the report. */
+ * writing back are the store's; this file keeps the policy and the report.
+ * A hashdeep list's rows (hashdeep.h) are entries like any: a file is
+ * hashed with every column's algorithm and its row bytes, digests and
+ * size, compared with the row's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -53,6 +56,9 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 
 	if (c->status_only || (st == FH_ST_OK && c->quiet))
 		return;
+	/* A hashdeep row is shown with its first column's digest. */
+	if (a->st.hd.on && outlen > fh_algo_get((enum fh_algo_id)algo)->digest_bytes)
+		outlen = fh_algo_get((enum fh_algo_id)algo)->digest_bytes;
 	fh_record_put(c, &(struct fh_record){
 		.name = name, .namelen = len, .algo = fh_algo_get((enum fh_algo_id)algo),
 		.digest = digest, .outlen = outlen, .sized = meta != NULL,
@@ -204,6 +210,8 @@ static bool next(void *ctx, struct fh_job *job)
 	job->path = path;
 	if (strcmp(path, "-") == 0)
 		fh_stdin_read = true;
+	if (a->st.hd.on)
+		fh_hashdeep_job(&a->st.hd, job);
 	fh_job_kernels(a->c, job);
 	job->size_hint = r->before.size;
 	job->sized = r->has_before;
@@ -246,10 +254,14 @@ static bool in_blind(const struct auditor *a, const struct fh_entry *e)
 	return false;
 }
 
-static void done(void *ctx, struct fh_job *job)
+static void done(void *ctx, struct fh_job *read)
 {
 	struct auditor *a = ctx;
-	struct rec *r = job->user;
+	struct rec *r = read->user;
+	/* A hashdeep row's digest: its row bytes. */
+	uint8_t row[FH_HASHDEEP_ROW_MAX];
+	struct fh_job as_row;
+	const struct fh_job *job = fh_hashdeep_as_row(&a->st.hd, read, &as_row, row);
 
 	if (r->kind == K_PROBE) {
 		/* Its verdict, if any, is the candidates' now. */
@@ -323,6 +335,12 @@ static void done(void *ctx, struct fh_job *job)
 					a->unmatched++;
 				present(a, r->e, job->path, len, job->digest, st, now, shown,
 					job->cand && job->chosen < 0 ? job->cand : NULL, r->named);
+			} else if (a->update && a->st.hd.on &&
+				   !fh_hashdeep_name_ok(job->path, len)) {
+				fh_progress_clear();
+				fh_error(0, "%s: a hashdeep list has no way to write this "
+					    "name; not listed", fh_quotef(job->path, len));
+				a->unreadable++;
 			} else {
 				fh_store_add(&a->st, job->path, len, job->algo, job->digest,
 					 job->outlen, now, job->size,
@@ -747,6 +765,8 @@ static void say_duplicate(void *ctx, const struct fh_list_line *l, uint64_t line
 void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
 {
 	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->group, c->check_outlen);
+	/* OpenSSL 3's tags: a line that is kept is kept byte for byte. */
+	p->published = true;
 }
 
 /* Why the list A holds cannot be held or written, said (ERR: an errno
@@ -772,6 +792,10 @@ static void say_list_error(struct auditor *a, int err, const char *what)
 		fh_error(l->err, "%s: cannot write in %s: the list is not updated",
 			 q, fh_quotef(d, strlen(d)));
 		break;
+	case FH_ELIST_SIGNED:
+		fh_error(0, "%s is clear-signed: writing it would void its signature; "
+			 "update a list of its signed text instead", q);
+		break;
 	case FH_ELIST_MOVED:
 		fh_error(0, "%s: changed while being updated; not written", q);
 		break;
@@ -783,6 +807,16 @@ static void say_list_error(struct auditor *a, int err, const char *what)
 	}
 }
 
+/* The lines of the clear-signed list NAME outside its signed part, not
+ * read: said, as -c says them. */
+static void say_outside(const char *name, uint64_t n)
+{
+	if (n)
+		fh_error(0, "%s: WARNING: %" PRIu64 " %s outside the signed part %s ignored",
+			 fh_quotef(name, strlen(name)), n, n == 1 ? "line" : "lines",
+			 n == 1 ? "was" : "were");
+}
+
 void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *how)
 {
 	const struct fh_store_events ev = { a, say_bad_line, say_duplicate };
@@ -792,6 +826,7 @@ void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *ho
 		say_list_error(a, err, NULL);
 	if (err)
 		exit(FH_STATUS_USAGE);
+	say_outside(a->st.name, a->st.outside);
 	if (a->st.lf.stray_err)
 		fh_error(a->st.lf.stray_err, "%s: a temporary file a killed run left "
 			 "beside it could not be removed",
@@ -835,10 +870,37 @@ void fh_audit_free(struct auditor *a)
 	free(a);
 }
 
+/* A hashdeep list held: the columns it has that fhsum lacks said; 64
+ * when it cannot be audited (no column fhsum reads) or updated (a
+ * column fhsum lacks: its rows could not be written whole), else 0. */
+static int hashdeep_list(struct auditor *a)
+{
+	const struct fh_hashdeep *h = &a->st.hd;
+	const char *q = fh_quotef(a->st.name, strlen(a->st.name));
+
+	if (a->update && h->nunsupported) {
+		for (size_t i = 0; i < h->ncols; i++)
+			if (!h->algo[i])
+				fh_error(0, "%s: %s: unsupported algorithm: the list "
+					    "was not updated", q,
+					 fh_quotef(h->colname[i], strlen(h->colname[i])));
+		return FH_STATUS_USAGE;
+	}
+	if (!a->c->status_only)
+		fh_hashdeep_say_unsupported(h, a->st.name);
+	if (!h->nknown) {
+		fh_error(0, "%s: a hashdeep list with no column of md5, sha1 or "
+			    "sha256: nothing to check", q);
+		return FH_STATUS_USAGE;
+	}
+	return 0;
+}
+
 int fh_audit(const struct cli *c, struct operands *ops)
 {
 	struct auditor *a = fh_store_xmalloc(sizeof *a);
 	struct fh_list_parser how;
+	int status;
 
 	memset(a, 0, sizeof *a);
 	a->c = c;
@@ -856,6 +918,10 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	}
 	fh_audit_parser(c, &how);
 	fh_audit_open(a, a->update, &how);
+	if (a->st.hd.on && (status = hashdeep_list(a)) != 0) {
+		fh_audit_free(a);
+		return status;
+	}
 	/* ... and tells DAMAGED from CHANGED in an audit. */
 	ops->want_meta = a->update || a->st.any_meta;
 	/* --update's statuses say what the new list holds: they wait for
@@ -863,8 +929,12 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	if (a->update)
 		fh_out_hold(true);
 
-	/* New files take -a, else the list's one algorithm. */
-	if (c->algo_given) {
+	/* New files take -a, else the list's one algorithm; in a hashdeep
+	 * list, every column's. */
+	if (a->st.hd.on) {
+		a->st.new_algo = a->st.hd.cand.algo[0];
+		a->new_outlen = a->st.hd.rowlen;
+	} else if (c->algo_given) {
 		a->st.new_algo = c->algo;
 		a->new_outlen = c->outlen;
 	} else if (a->st.m.algo >= 0) {
@@ -893,7 +963,12 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		}
 		a->expect_all = true;
 		struct fh_list_parser p;
-		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL };
+		uint64_t outside = 0;
+		struct fh_hashdeep hd;
+		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL,
+							 &outside, &hd };
+
+		fh_hashdeep_init(&hd, c);
 
 		fh_audit_parser(c, &p);
 		int err = fh_list_read(fd, &p, &reading);
@@ -903,6 +978,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 			fh_error(err, "%s", fh_quotef(c->against, strlen(c->against)));
 			exit(FH_STATUS_USAGE);
 		}
+		say_outside(c->against, outside);
 	} else {
 		struct fh_engine_opts eo;
 
@@ -916,8 +992,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		}
 	}
 	finish(a);
-
-	int status = 0;
+	status = 0;
 
 	if (a->update && (a->st.nchanges || a->st.nnews))
 		status = fh_audit_write(a);

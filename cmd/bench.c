@@ -91,7 +91,10 @@ static double run_slice_multi(const struct fh_algo *a,
 {
 	static uint64_t states[FH_MAX_LANES * 25];
 	size_t sb = fh_state_bytes(a->family);
-	const size_t nblocks = BENCH_BYTES / a->block_bytes;
+	/* Where the lanes take only inputs of up to lane_max bytes (BLAKE3:
+	 * one chunk), each lane's input is that long. */
+	const size_t bytes = fh_lane_max(a) ? (size_t)fh_lane_max(a) : BENCH_BYTES;
+	const size_t nblocks = fh_lane_blocks(a, bytes, 0);
 	const size_t whole = nblocks * a->block_bytes;
 	const uint8_t *data[FH_MAX_LANES];
 	uint8_t out[FH_MAX_DIGEST];
@@ -107,19 +110,18 @@ static double run_slice_multi(const struct fh_algo *a,
 			memcpy((uint8_t *)states + i * sb, &start.state, sb);
 		fh_blocks_xn(k, a, states, data, nblocks);
 		for (unsigned i = 0; i < k->lanes; i++) {
-			fh_ctx ctx = start;
+			fh_ctx ctx;
 
-			memcpy(&ctx.state, (uint8_t *)states + i * sb, sb);
-			ctx.total = whole;
-			fh_update(&ctx, lane_bufs[i] + whole,
-				  BENCH_BYTES - whole);
+			fh_lane_ctx(&ctx, a, s, a->digest_bytes,
+				    (uint8_t *)states + i * sb, whole);
+			fh_update(&ctx, lane_bufs[i] + whole, bytes - whole);
 			fh_final(&ctx, out, a->digest_bytes);
 			bench_sink ^= out[(n + i) % a->digest_bytes];
 		}
 		n++;
 		t = fh_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
 	} while (t < seconds);
-	return (double)n * k->lanes * BENCH_BYTES / t;
+	return (double)n * k->lanes * bytes / t;
 }
 
 static int cmp_double(const void *x, const void *y)

@@ -14,7 +14,20 @@
  * the lines just ahead is sent first (a probe), so that a large first
  * file waits for a small one's verdict rather than being hashed N ways.
  * A line that does not match under the verdict is looked at once more
- * under the other candidates: a list may mix them. */
+ * under the other candidates: a list may mix them.  When no line of such
+ * a length matched under any candidate, the list's closing warnings say
+ * that it may be of an algorithm the table lacks (b3sum's, b2sum's).
+ *
+ * Beyond GNU, under fhsum's own name: --only=NAME checks only the
+ * entries of that name (the others are neither read, reported nor
+ * counted), and names none of the lists held are said at the end;
+ * a tagged line of an algorithm the table lacks is counted as such, not
+ * as improperly formatted; --expect=DIGEST checks the FILE operands
+ * against one digest, each as the line "DIGEST  FILE" of a list would
+ * be checked.  A list whose first line is hashdeep's header is read by
+ * hashdeep's rules (hashdeep.h): each row a job whose file is hashed
+ * with every column's algorithm in one read, its digests and size
+ * compared. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,6 +42,7 @@
 #include "list/checklist.h"
 #include "cli.h"
 #include "engine/engine.h"
+#include "hashdeep.h"
 #include "lines.h"
 #include "list/manifest.h"
 #include "operands.h"
@@ -37,6 +51,9 @@
 #include "shapes.h"
 #include "xxhsum.h"
 
+/* Distinct unsupported tags a list's warning names. */
+#define TAGS_NAMED 4
+
 /* One list being checked; freed when its end is reported. */
 struct list {
 	char *shown;            /* its name, or "standard input" */
@@ -44,18 +61,36 @@ struct list {
 	/* A clear-signed list's lines outside its signed part, not read;
 	 * those of a pipe read before its signed part began. */
 	uintmax_t outside, late;
+	/* Lines of a tag the table lacks: counted (those checked), seen
+	 * (any, --only's choice aside), and their tags. */
+	uintmax_t unsupported;
+	bool unsupported_seen;
+	char tags[TAGS_NAMED][FH_TAG_MAX + 1];
+	size_t ntags;
+	bool more_tags;
+	/* FORMATTED: a line was properly formatted (--only's choice aside);
+	 * SELECTED: lines --only chose. */
 	bool formatted, matched;
-	/* The lengths its untagged lines leave to settle, and verdicts. */
+	uintmax_t selected;
+	/* The lengths its untagged lines leave to settle, and verdicts; per
+	 * length, the lines whose file matched no candidate, and whether a
+	 * line matched. */
 	struct fh_settle settle;
+	uintmax_t cand_failed[FH_SETTLE_LENGTHS];
+	bool cand_matched[FH_SETTLE_LENGTHS];
+	struct fh_hashdeep hd;  /* a hashdeep list's columns */
 };
 
-enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE };
+/* EV_UNSUPPORTED: a line of a tag the table lacks; EV_FILE_ERROR: an
+ * --expect operand that could not be walked or read. */
+enum event { EV_LINE, EV_BAD_LINE, EV_OPEN_ERROR, EV_END, EV_PROBE,
+	     EV_UNSUPPORTED, EV_FILE_ERROR };
 
 struct item {
 	enum event ev;
 	struct list *list;
 	int err;                /* EV_OPEN_ERROR, EV_END: errno, -1 read error */
-	uintmax_t lineno;       /* EV_BAD_LINE, EV_LINE */
+	uintmax_t lineno;       /* EV_BAD_LINE, EV_UNSUPPORTED, EV_LINE */
 	size_t digestlen;       /* EV_LINE: the digest's characters */
 	bool base64;            /* EV_LINE: ... in base64, else hex */
 	/* EV_LINE of a length left to settle: its candidates, and the digest
@@ -66,7 +101,9 @@ struct item {
 	 * not there and the one the list is named for is checked instead
 	 * (malloc'd); NULL otherwise. */
 	char *listed;
-	char text[];            /* EV_LINE: the digest; EV_OPEN_ERROR: name */
+	/* EV_LINE: the digest; EV_OPEN_ERROR, EV_FILE_ERROR: the name;
+	 * EV_UNSUPPORTED: the tag. */
+	char text[];
 };
 
 struct checker {
@@ -89,6 +126,15 @@ struct checker {
 	/* The file the list is named for, checked instead of the missing
 	 * one its only line names (LISTED, until its item takes it). */
 	char *stem, *listed;
+	/* --only: which of its names a list held; the lists read, and the
+	 * first one's name. */
+	bool *found;
+	uintmax_t nlists;
+	char *first_list;
+	/* --expect: the digest, as a line of the one list the operands make
+	 * (its name set per file); that list ended. */
+	struct fh_list_line expect;
+	bool expect_ended;
 	/* The computed digest in hex or base64: 2n + 4 holds both. */
 	char text[2 * FH_MAX_XOF_BYTES + 4];
 };
@@ -101,6 +147,35 @@ static struct item *new_item(enum event ev, struct list *l, size_t extra)
 	it->ev = ev;
 	it->list = l;
 	return it;
+}
+
+/* NAME less any leading "./": "./a" and "a" name one file. */
+static const char *plain_name(const char *name)
+{
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	return name;
+}
+
+/* Whether --only chose the entry NAME (always, without --only); with
+ * MARK, the names it matched are noted as held by a list. */
+static bool selected(struct checker *k, const char *name, bool mark)
+{
+	const struct cli *c = k->c;
+	bool hit = false;
+
+	if (!c->nonly)
+		return true;
+	for (size_t i = 0; i < c->nonly; i++) {
+		if (strcmp(name, c->only[i]) != 0 &&
+		    strcmp(plain_name(name), plain_name(c->only[i])) != 0)
+			continue;
+		hit = true;
+		if (!mark)
+			break;
+		k->found[i] = true;
+	}
+	return hit;
 }
 
 /* Whether DIGEST (OUTLEN bytes) is the text the line holds: hex in either
@@ -159,7 +234,8 @@ static void look_ahead(struct checker *k, size_t outlen, uint64_t *size,
 		if (!l.alt || l.outlen != outlen)
 			continue;
 		((char *)l.name)[l.namelen] = '\0';
-		if (!fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
+		if (!selected(k, l.name, false) ||
+		    !fh_settle_readable(l.name, &sz) || sz >= *size || !fh_list_digest(digest, &l))
 			continue;
 		char *copy = strdup(l.name);
 
@@ -280,6 +356,19 @@ static void stem_instead(struct checker *k, struct fh_list_line *l)
 	l->namelen = strlen(stem);
 }
 
+/* The job of hashdeep row L, its row bytes in the list's columns. */
+static void row_job(struct checker *k, const struct fh_list_line *l, struct fh_job *job)
+{
+	struct item *it = new_item(EV_LINE, k->list, l->outlen);
+
+	memcpy(it->text, k->list->hd.row, l->outlen);
+	it->digestlen = l->outlen;
+	job->user = it;
+	job->user_bytes = sizeof *it + l->outlen;
+	job->path = l->name;
+	fh_hashdeep_job(&k->list->hd, job);
+}
+
 /* L is of a length left to settle: true when a probe went first into
  * JOB (L is held for the next call). */
 static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
@@ -298,10 +387,72 @@ static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
 	return true;
 }
 
+/* A new list named SHOWN in messages, its lengths settled with C's
+ * kernels. */
+static struct list *new_list(const struct cli *c, const char *shown)
+{
+	struct list *l = fh_xcalloc(1, sizeof *l);
+
+	fh_settle_init(&l->settle, c);
+	fh_hashdeep_init(&l->hd, c);
+	l->shown = fh_xstrdup(shown);
+	return l;
+}
+
+/* Notes the tag of L, an unsupported line, in LIST's names of them. */
+static void note_tag(struct list *list, const struct fh_list_line *l)
+{
+	for (size_t i = 0; i < list->ntags; i++)
+		if (strlen(list->tags[i]) == l->taglen &&
+		    memcmp(list->tags[i], l->tag, l->taglen) == 0)
+			return;
+	if (list->ntags == TAGS_NAMED) {
+		list->more_tags = true;
+		return;
+	}
+	memcpy(list->tags[list->ntags], l->tag, l->taglen);
+	list->tags[list->ntags++][l->taglen] = '\0';
+}
+
+/* --expect: the next FILE operand as a line of the one list, an
+ * EV_FILE_ERROR marker for one that could not be walked, the list's end
+ * after the last. */
+static bool next_expect(struct checker *k, struct fh_job *job)
+{
+	const char *name;
+	int err;
+
+	if (k->expect_ended)
+		return false;
+	if (!fh_operands_next(k->ops, &name, &err)) {
+		job->user = new_item(EV_END, k->list, 0);
+		k->list = NULL;
+		k->expect_ended = true;
+		return true;
+	}
+	if (err) {
+		size_t n = strlen(name) + 1;
+		struct item *it = new_item(EV_FILE_ERROR, k->list, n);
+
+		it->err = err;
+		memcpy(it->text, name, n);
+		job->user = it;
+		return true;
+	}
+	struct fh_list_line l = k->expect;
+
+	l.name = name;
+	l.namelen = strlen(name);
+	line_job(k, &l, job);
+	return true;
+}
+
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct checker *k = ctx;
 
+	if (k->c->expect)
+		return next_expect(k, job);
 	free(k->probe_name);
 	k->probe_name = NULL;
 
@@ -337,11 +488,10 @@ static bool next(void *ctx, struct fh_job *job)
 			}
 			const char *shown = k->is_stdin ? "standard input" : name;
 
-			k->list = fh_xmalloc(sizeof *k->list);
-			memset(k->list, 0, sizeof *k->list);
-			fh_settle_init(&k->list->settle, k->c);
-			k->list->shown = fh_xmalloc(strlen(shown) + 1);
-			strcpy(k->list->shown, shown);
+			k->list = new_list(k->c, shown);
+			k->shapes.hashdeep = &k->list->hd;
+			if (!k->nlists++)
+				k->first_list = fh_xstrdup(shown);
 			free(k->list_name);
 			k->list_name = fh_xmalloc(strlen(name) + 1);
 			strcpy(k->list_name, name);
@@ -355,6 +505,7 @@ static bool next(void *ctx, struct fh_job *job)
 
 		struct fh_list_line l;
 		enum fh_shape_kind kind = FH_SHAPE_OK;
+		bool has_held = k->has_held;
 
 		if (k->has_held) {
 			l = k->held;
@@ -374,10 +525,33 @@ static bool next(void *ctx, struct fh_job *job)
 			job->user = it;
 			return true;
 		}
+		case FH_SHAPE_UNSUPPORTED: {
+			k->list->unsupported_seen = true;
+			((char *)l.name)[l.namelen] = '\0';
+			if (!selected(k, l.name, true))
+				continue;
+			struct item *it = new_item(EV_UNSUPPORTED, k->list, l.taglen + 1);
+
+			it->lineno = k->lineno;
+			memcpy(it->text, l.tag, l.taglen);
+			it->text[l.taglen] = '\0';
+			note_tag(k->list, &l);
+			job->user = it;
+			return true;
+		}
 		case FH_SHAPE_OK:
+			k->list->formatted = true;
 			((char *)l.name)[l.namelen] = '\0';
 			if (k->shapes.single)
 				stem_instead(k, &l);
+			if (!selected(k, l.name, true))
+				continue;
+			if (!has_held)
+				k->list->selected++;
+			if (k->list->hd.on) {
+				row_job(k, &l, job);
+				return true;
+			}
 			if (l.alt && line_to_settle(k, &l, job))
 				return true;
 			line_job(k, &l, job);
@@ -469,6 +643,84 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			match = true;
 		}
 	}
+	if (it->cand && !job->err) {
+		size_t i = (size_t)(it->cand - it->list->settle.cand);
+
+		if (match)
+			it->list->cand_matched[i] = true;
+		else
+			it->list->cand_failed[i]++;
+	}
+	verdict(k, it, &r, job->err, match);
+}
+
+/* "sha3-256 or sha256": C's names, as -a takes them, into OUT (N bytes). */
+static void candidate_names(const struct fh_candidates *c, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s",
+				       i == 0 ? "" : i + 1 == c->n ? " or " : ", ",
+				       c->algo[i]->name);
+}
+
+/* The lengths of L that no file matched under any of their candidates:
+ * WHAT ("the list may use") an algorithm the table lacks, or the run
+ * needs -a. */
+static void unmatched_lengths(const struct list *l, const char *what)
+{
+	for (size_t i = 0; i < l->settle.n; i++) {
+		char names[256];
+
+		if (!l->cand_failed[i] || l->cand_matched[i])
+			continue;
+		candidate_names(&l->settle.cand[i], names, sizeof names);
+		fh_error(0, "WARNING: no file matched under %s: %s another "
+			    "algorithm (give it with -a)", names, what);
+	}
+}
+
+/* The unsupported tags of L, "BLAKE2b, XXH64", into OUT (N bytes). */
+static void tag_names(const struct list *l, char *out, size_t n)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < l->ntags && at < n; i++)
+		at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "",
+				       l->tags[i]);
+	if (l->more_tags && at < n)
+		snprintf(out + at, n - at, ", ...");
+}
+
+/* The end of --expect's one list: no list to summarise, only what the
+ * digest's length and --ignore-missing leave to say. */
+static bool expect_done(const struct cli *c, const struct list *n)
+{
+	fh_progress_clear();
+	if (!c->status_only) {
+		unmatched_lengths(n, "the digest may be of");
+		/* Every file missing under --ignore-missing, or none given
+		 * (an empty --files-from). */
+		if (!n->matched && !n->mismatched && !n->unreadable)
+			fh_error(0, "no file was verified");
+	}
+	return n->matched && !n->mismatched && !n->unreadable;
+}
+
+/* A hashdeep row's result: its digests and size against the row's. */
+static void row_done(struct checker *k, struct fh_job *job, struct item *it)
+{
+	const struct fh_hashdeep *h = &it->list->hd;
+	uint8_t row[FH_HASHDEEP_ROW_MAX];
+	/* Shown (--json) with its first column's digest. */
+	struct result r = { job->path, h->cand.algo[0], job->digest,
+			    h->cand.algo[0]->digest_bytes, job->size };
+	bool match = !job->err && fh_hashdeep_row(h, job, row) == it->digestlen &&
+		     memcmp(row, it->text, it->digestlen) == 0;
+
 	verdict(k, it, &r, job->err, match);
 }
 
@@ -486,16 +738,35 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(it->err, "%s", q);
 		return false;
 	}
+	if (c->expect)
+		return expect_done(c, n);
+	/* A hashdeep list's columns that went unchecked. */
+	if (!c->status_only)
+		fh_hashdeep_say_unsupported(&n->hd, n->shown);
+	char tags[TAGS_NAMED * (FH_TAG_MAX + 2) + 8];
+
+	tag_names(n, tags, sizeof tags);
 	if (!n->formatted && fh_as_xxhsum) {
 		fh_out_flush();
 		fprintf(stderr, "%s: no properly formatted xxHash checksum lines found\n",
 			n->shown);
 		return false;
 	}
-	if (!n->formatted) {
+	if (!n->formatted && n->unsupported) {
+		fh_error(0, "%s: no checksum lines of a supported algorithm found "
+			    "(%" PRIuMAX " %s %s)", q, n->unsupported,
+			 n->unsupported == 1 ? "line uses" : "lines use", tags);
+		return false;
+	}
+	/* A list of unsupported lines that --only passed over held none
+	 * of its names: that is said at the end. */
+	if (!n->formatted && !(c->nonly && n->unsupported_seen)) {
 		fh_error(0, "%s: no properly formatted checksum lines found", q);
 		return false;
 	}
+	/* With --only, a list that held none of its names has nothing to
+	 * say: the names no list held are said at the end. */
+	bool chosen = !c->nonly || n->selected;
 	if (fh_as_xxhsum) {
 		if (!c->status_only)
 			fh_xxhsum_summary(n->misformatted, n->unreadable, n->mismatched);
@@ -516,6 +787,12 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(0, "WARNING: %" PRIuMAX " %s improperly formatted",
 				 n->misformatted,
 				 n->misformatted == 1 ? "line is" : "lines are");
+		if (n->unsupported)
+			fh_error(0, "WARNING: %" PRIuMAX " %s %s (%s)", n->unsupported,
+				 n->unsupported == 1 ? "line uses" : "lines use",
+				 n->ntags > 1 || n->more_tags ? "unsupported algorithms"
+							      : "an unsupported algorithm",
+				 tags);
 		if (n->unreadable)
 			fh_error(0, "WARNING: %" PRIuMAX " listed %s could not be read",
 				 n->unreadable, n->unreadable == 1 ? "file" : "files");
@@ -523,10 +800,12 @@ static bool list_done(const struct cli *c, struct item *it)
 			fh_error(0, "WARNING: %" PRIuMAX " computed %s did NOT match",
 				 n->mismatched,
 				 n->mismatched == 1 ? "checksum" : "checksums");
-		if (c->ignore_missing && !n->matched)
+		unmatched_lengths(n, "the list may use");
+		if (c->ignore_missing && !n->matched && chosen)
 			fh_error(0, "%s: no file was verified", q);
 	}
-	return n->matched && !n->mismatched && !n->unreadable && !n->late &&
+	return (n->matched || !chosen) && !n->mismatched && !n->unreadable &&
+	       !n->unsupported && !n->late &&
 	       (!c->strict || (!n->misformatted && !n->outside));
 }
 
@@ -545,7 +824,10 @@ static void done(void *ctx, struct fh_job *job)
 				 fh_quotef(job->path, strlen(job->path)));
 		}
 		free(it->listed);
-		line_done(k, job, it);
+		if (it->list->hd.on)
+			row_done(k, job, it);
+		else
+			line_done(k, job, it);
 		break;
 	case EV_PROBE:
 		break; /* its verdict is the candidates' now */
@@ -565,6 +847,22 @@ static void done(void *ctx, struct fh_job *job)
 				 it->lineno, label ? label : "", label ? " " : "");
 		}
 		break;
+	case EV_UNSUPPORTED:
+		it->list->unsupported++;
+		if (k->c->warn) {
+			fh_progress_clear();
+			fh_error(0, "%s: %" PRIuMAX ": checksum line of an unsupported "
+				    "algorithm (%s)",
+				 fh_quotef(it->list->shown, strlen(it->list->shown)),
+				 it->lineno, it->text);
+		}
+		break;
+	case EV_FILE_ERROR: {
+		struct result r = { it->text, k->expect.algo, NULL, k->expect.outlen, 0 };
+
+		verdict(k, it, &r, it->err, false);
+		break;
+	}
 	case EV_OPEN_ERROR:
 		if (fh_as_xxhsum)
 			fh_xxhsum_open_error(it->text, it->err, true);
@@ -581,6 +879,48 @@ static void done(void *ctx, struct fh_job *job)
 	free(it);
 }
 
+/* --expect's digest into OUT, as the digest of an untagged line of C's
+ * run; false when it is none. */
+static bool expect_digest(const struct cli *c, struct fh_list_line *out)
+{
+	struct fh_list_parser p;
+
+	fh_list_parser_init(&p, c->algo, c->group, c->check_outlen);
+	memset(out, 0, sizeof *out);
+	return fh_list_parse_digest(&p, NULL, c->expect, strlen(c->expect), out) == FH_LINE_OK;
+}
+
+bool fh_expect_valid(const struct cli *c)
+{
+	struct fh_list_line l;
+
+	return expect_digest(c, &l);
+}
+
+/* --only's names that no list held, said once the lists are read: false
+ * when there is one. */
+static bool report_unlisted(const struct checker *k)
+{
+	const struct cli *c = k->c;
+	bool ok = true;
+
+	/* No list read: the lists' own errors said why. */
+	for (size_t i = 0; i < c->nonly && k->nlists; i++) {
+		if (k->found[i])
+			continue;
+		ok = false;
+		fh_progress_clear();
+		if (k->nlists == 1)
+			fh_error(0, "%s: not listed in %s",
+				 fh_quotef(c->only[i], strlen(c->only[i])),
+				 fh_quotef(k->first_list, strlen(k->first_list)));
+		else
+			fh_error(0, "%s: not listed in any of the %" PRIuMAX " lists",
+				 fh_quotef(c->only[i], strlen(c->only[i])), k->nlists);
+	}
+	return ok;
+}
+
 bool fh_check(const struct cli *c, struct operands *ops)
 {
 	struct checker *k = fh_xmalloc(sizeof *k);
@@ -595,6 +935,13 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	 * one list to the next. */
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.published = fh_gnu_as == NULL;
+	k->parser.unknown_tags = !fh_gnu_as;
+	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
+	if (c->expect) {
+		if (!expect_digest(c, &k->expect))
+			return false; /* refused before the run (fhsum.c) */
+		k->list = new_list(c, "");
+	}
 	k->parser.tags_only = fh_gnu_form == FH_FORM_CKSUM;
 	fh_engine_opts_for(c, &eo);
 	err = fh_engine_run(&eo, next, done, k);
@@ -604,11 +951,14 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	}
 	bool ok = k->ok;
 
+	ok &= report_unlisted(k);
 	fh_lines_free(&k->lines);
 	free(k->list_name);
 	free(k->probe_name);
 	free(k->stem);
 	fh_shapes_free(&k->shapes);
+	free(k->first_list);
+	free(k->found);
 	free(k);
 	return ok;
 }

@@ -86,6 +86,13 @@ struct cli {
 	bool meta;              /* --meta */
 	bool json;              /* --json */
 	bool algo_given;        /* -a (or the program's name) chose ALGO */
+	/* -c --only=NAME (repeatable): the entries checked, by name; the
+	 * others are passed over.  NONLY 0: every entry. */
+	char **only;
+	size_t nonly;
+	/* --expect=DIGEST: the FILE operands are checked against DIGEST, as
+	 * the lines of a list (CHECK is set with it); NULL otherwise. */
+	const char *expect;
 };
 
 /* The program's name in messages: the last component of argv[0]. */
@@ -179,8 +186,12 @@ struct operands;
 
 /* Generates lines for every name of OPS; returns true if all went well. */
 bool fh_generate(const struct cli *c, struct operands *ops);
-/* Checks every list named by OPS; returns true if every list passed. */
+/* Checks every list named by OPS (with --expect, every file named by
+ * OPS against the one digest); returns true if every one passed. */
 bool fh_check(const struct cli *c, struct operands *ops);
+/* Whether --expect's digest is one of the run's algorithms (-a, its
+ * group, or any by the digest's length) in hex or base64. */
+bool fh_expect_valid(const struct cli *c);
 /* --audit, --update, --against: returns the exit status (audit.c). */
 int fh_audit(const struct cli *c, struct operands *ops);
 /* --scrub within MAX_BYTES (UINT64_MAX: no limit) and MAX_TIME seconds
@@ -249,5 +260,11 @@ void fh_list_algorithms(void);
  * program's name. */
 void fh_usage(int status) __attribute__((noreturn));
 void fh_version(void);
+
+/* Whether ARGV[0] names another project's program of the table (b3sum),
+ * which fhsum then is (fh_prog set); fh_b3sum runs it and returns the
+ * exit status (b3sum.c). */
+bool fh_b3sum_program(int argc, char **argv);
+int fh_b3sum(int argc, char **argv);
 
 #endif

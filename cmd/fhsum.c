@@ -59,6 +59,8 @@ enum {
 	OPT_JSON,
 	OPT_EXCLUDE,
 	OPT_EXCLUDE_FROM,
+	OPT_ONLY,
+	OPT_EXPECT,
 	OPT_SFV,
 	OPT_PART_SIZE,
 };
@@ -67,6 +69,8 @@ static const struct option longopts[] = {
 	{ "algorithm", required_argument, NULL, 'a' },
 	{ "binary", no_argument, NULL, 'b' },
 	{ "check", no_argument, NULL, 'c' },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "expect", required_argument, NULL, OPT_EXPECT },
 	{ "length", required_argument, NULL, 'l' },
 	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -118,6 +122,8 @@ static const struct option longopts[] = {
  * "--i" ambiguous where md5sum 9.1 takes them.  GNU's order, which its
  * "possibilities:" lists follow. */
 static const struct option gnu_longopts[] = {
+	/* b2sum's alone (gnu_longopts + 1 for the others). */
+	{ "length", required_argument, NULL, 'l' },
 	{ "binary", no_argument, NULL, 'b' },
 	{ "check", no_argument, NULL, 'c' },
 	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
@@ -226,6 +232,7 @@ static const char sum_shortopts[] = ":rs";
  * argument (':') from an unknown option ('?'); GNU's under a GNU name. */
 static const char shortopts[] = ":a:bcj:l:rtwz";
 static const char gnu_shortopts[] = ":bctwz";
+static const char b2sum_shortopts[] = ":bcl:twz";
 
 /* The options of this run: GNU's under a GNU name, else fhsum's. */
 struct optset {
@@ -367,6 +374,7 @@ struct args {
 	const char *part_size;  /* --part-size */
 	struct exclude_arg *excludes;
 	size_t nexcludes;
+	char **only;            /* --only's names, held for struct cli */
 };
 
 /* One option OPT (with optarg) into C and A; --help, --version and
@@ -402,6 +410,8 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	case OPT_PRUNE: c->prune = true; break;
 	case OPT_NO_WAIT: c->no_wait = true; break;
 	case OPT_JSON: c->json = true; break;
+	case OPT_ONLY: c->only[c->nonly++] = optarg; break;
+	case OPT_EXPECT: c->expect = optarg; break;
 	case OPT_KERNEL: a->forced = optarg; break;
 	case OPT_LIST_KERNELS: a->list = true; break;
 	case OPT_LIST_ALGORITHMS: fh_list_algorithms(); exit(EXIT_SUCCESS);
@@ -444,9 +454,7 @@ static void take_program_option(int opt, struct cli *c, struct args *a)
 		a->algorithm = true;
 		break;
 	case 'b': case 't': usage_error(NULL, NULL); break;
-	case 'l':
-		fh_error(0, "--length is only supported with --algorithm=blake2b");
-		exit(EXIT_FAILURE);
+	case 'l': a->length = optarg; break;
 	case OPT_DEBUG: break;
 	default: take_option(opt, c, a); break;
 	}
@@ -465,7 +473,9 @@ static int parse(int argc, char **argv, struct cli *c, struct args *a)
 		fh_prog = slash ? slash + 1 : argv[0];
 		argv[0] = (char *)fh_prog; /* getopt's messages use it */
 	}
-	bool gnu = fh_cli_algorithm_of_program(c);
+	/* GNU's programs of an algorithm of chosen length (b2sum) take -l. */
+	const bool gnu = fh_cli_algorithm_of_program(c);
+	const bool gnu_length = gnu && c->algo->xof;
 
 	if (fh_as_xxhsum) {
 		/* xxhsum's own reading of its arguments. */
@@ -477,7 +487,8 @@ static int parse(int argc, char **argv, struct cli *c, struct args *a)
 		!gnu ? (struct optset){ longopts, shortopts }
 		: fh_gnu_form == FH_FORM_CKSUM ? (struct optset){ cksum_longopts, cksum_shortopts }
 		: fh_gnu_form != FH_FORM_DIGEST ? (struct optset){ sum_longopts, sum_shortopts }
-		: (struct optset){ gnu_longopts, gnu_shortopts };
+		: (struct optset){ gnu_length ? gnu_longopts : gnu_longopts + 1,
+				   gnu_length ? b2sum_shortopts : gnu_shortopts };
 
 	c->always_ahead = lookahead && strcmp(lookahead, "always") == 0;
 	if (feed && strcmp(feed, "map") == 0)
@@ -562,6 +573,11 @@ static void check_modes(const struct cli *c, const struct args *a, const char *m
 			    c->files_delim ? "--files-from" : "--files0-from");
 	if (auditing && c->check)
 		usage_error("%s and --check are mutually exclusive", mode);
+	if (c->expect && (c->check || auditing))
+		usage_error("--expect and %s are mutually exclusive",
+			    c->check ? "--check" : mode);
+	if (c->nonly && !c->check)
+		usage_error("--only needs --check", NULL);
 	if (c->against && !c->audit)
 		usage_error("--against needs --audit", NULL);
 	if (c->prune && !c->update)
@@ -647,6 +663,9 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 
 	check_forms(c);
 	check_modes(c, a, mode);
+	/* --expect checks its files as the lines of a list: the options of
+	 * -c are its options. */
+	c->check |= c->expect != NULL;
 	check_checking(c, auditing);
 	*max_bytes = UINT64_MAX;
 	*max_time = 0;
@@ -682,6 +701,12 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 		c->algo = fh_algo_get(FH_CRC32B);
 		c->label = c->algo->tag;
 	}
+	/* cksum 9.1 takes -l for BLAKE2b (GNU's b2sum) alone. */
+	if (fh_gnu_form == FH_FORM_CKSUM && a->length &&
+	    !(c->algo && c->algo->xof && fh_algo_row(c->algo)->gnu_name)) {
+		fh_error(0, "--length is only supported with --algorithm=blake2b");
+		exit(EXIT_FAILURE);
+	}
 	/* cksum -c without -a: each line's tag, or its form, says. */
 	if (fh_gnu_form == FH_FORM_CKSUM && c->check && !a->algorithm)
 		c->algo = NULL, c->label = NULL;
@@ -692,6 +717,16 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 	if (!c->check && !a->list && !fh_cli_check_group(c))
 		return fh_usage_status;
 	c->algo_given = c->label != NULL;
+	if (c->expect && !fh_expect_valid(c)) {
+		if (c->label)
+			fh_error(0, "invalid digest %s for --expect: not a %s digest in "
+				    "hex or base64", fh_quote(c->expect), c->label);
+		else
+			fh_error(0, "invalid digest %s for --expect: no algorithm has a "
+				    "digest of that length in hex or base64 (give one "
+				    "with -a)", fh_quote(c->expect));
+		usage_error(NULL, NULL);
+	}
 	return 0;
 }
 
@@ -806,7 +841,11 @@ int main(int argc, char **argv)
 	atexit(close_stdout);
 	a.forced = getenv("FHSUM_KERNEL");
 	a.excludes = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.excludes);
+	a.only = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.only);
+	c.only = a.only;
 	fh_exclude_init(&exclude);
+	if (fh_b3sum_program(argc, argv))
+		return fh_b3sum(argc, argv);
 	argc = parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)
 		return status;
@@ -837,5 +876,6 @@ int main(int argc, char **argv)
 	status = run(&c, &ops, max_bytes, max_time);
 	fh_exclude_free(&exclude);
 	free(a.excludes);
+	free(a.only);
 	return status;
 }

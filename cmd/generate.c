@@ -232,7 +232,7 @@ static void done(void *ctx, struct fh_job *job)
 
 		/* An untagged line whose length another algorithm shares says
 		 * which it is, so that no later reader has to settle it. */
-		if (!(flags & FH_FMT_TAG) && !job->algo->xof &&
+		if (!(flags & FH_FMT_TAG) && fh_algo_untagged_as(job->algo, job->outlen) &&
 		    fh_settle_algos(job->outlen, NULL) > 1)
 			b->meta.algo = job->algo;
 		fh_out_bytes(m, fh_meta_format(m, &b->meta));

@@ -49,7 +49,14 @@ static void gnu_usage(void)
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
   -b, --binary          read in binary mode\n\
-  -c, --check           read checksums from the FILEs and check them\n\
+  -c, --check           read checksums from the FILEs and check them\n", stdout);
+	const struct fh_algo_row *r = fh_algo_row_by_program(fh_prog);
+
+	if (r && r->algo.xof)
+		fputs("\
+  -l, --length=BITS     digest length in bits; must not exceed the max for\n\
+                          the blake2 algorithm and must be a multiple of 8\n", stdout);
+	fputs("\
       --tag             create a BSD-style checksum\n\
   -t, --text            read in text mode (default)\n\
   -z, --zero            end each output line with NUL, not newline,\n\
@@ -163,8 +170,8 @@ void fh_usage(int status)
 		gnu_usage();
 	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
 	fputs("\
-Print or check MD5, SHA-1, SHA-2, SHA-3, SHAKE, TurboSHAKE or\n\
-KangarooTwelve checksums.\n\
+Print or check MD5, SHA-1, SHA-2, SHA-3, SHAKE, TurboSHAKE,\n\
+KangarooTwelve, BLAKE2b or BLAKE3 checksums.\n\
 \n\
 With no FILE, or when FILE is -, read standard input.\n\
 \n\
@@ -172,15 +179,22 @@ With no FILE, or when FILE is -, read standard input.\n\
 	help_algorithms();
 	fputs("\
                         the default is sha3-256 (md5 as md5sum, sha256\n\
-                        as sha256sum, ...; under those GNU names only\n\
-                        GNU's options exist)\n\
+                        as sha256sum, blake2b as b2sum, ...; under those\n\
+                        GNU names only GNU's options exist; as b3sum,\n\
+                        fhsum is BLAKE3's b3sum)\n\
   -l, --length=BITS     digest length: for sha2 and sha3, 224, 256, 384\n\
                         or 512; 0 for the default;\n\
-                        for shake*, turboshake* and kt*, a multiple of 8\n\
-                        up to 1048576 (default 256 for the 128s, 512\n\
-                        for the 256s)\n\
+                        for shake*, turboshake*, kt* and blake3, a\n\
+                        multiple of 8 up to 1048576 (default 256 for the\n\
+                        128s and blake3, 512 for the 256s); for blake2b,\n\
+                        a multiple of 8 up to 512 (default 512)\n\
   -b, --binary          read in binary mode\n\
   -c, --check           read checksums from the FILEs and check them\n\
+      --only=NAME       with -c, check only the entries named NAME (a\n\
+                        leading './' aside); say a NAME no list holds\n\
+                        (repeatable)\n\
+      --expect=DIGEST   check each FILE against DIGEST (hex or base64),\n\
+                        as -c checks a list's line: FILE: OK or FAILED\n\
       --tag             create a BSD-style checksum\n\
       --untagged        create a GNU-style checksum (undoes --tag)\n\
   -t, --text            read in text mode (default)\n\
@@ -261,8 +275,9 @@ Kernels:\n\
       --version         output version information and exit\n\
 \n\
 The sums are computed as described in RFC 1321 (MD5), FIPS 180-4 (SHA-1,\n\
-SHA-2), FIPS 202 (SHA-3, SHAKE) and RFC 9861 (TurboSHAKE with domain byte\n\
-1F; KT128 and KT256, KangarooTwelve, with an empty customization string).\n\
+SHA-2), FIPS 202 (SHA-3, SHAKE), RFC 9861 (TurboSHAKE with domain byte\n\
+1F; KT128 and KT256, KangarooTwelve, with an empty customization string),\n\
+RFC 7693 (BLAKE2b) and the BLAKE3 paper (BLAKE3).\n\
 crc is POSIX cksum's CRC (its length appended), crc32b ITU-T V.42's CRC-32\n\
 (gzip, zip), crc32c CRC-32/ISCSI and crc64nvme CRC-64/NVME (S3's); bsd and\n\
 sysv are sum -r's and sum -s's.  crc, crc32b, bsd and sysv print GNU\n\
@@ -271,14 +286,19 @@ with --base64 (S3's form, most significant byte first).  xxh32, xxh64,\n\
 xxh3 and xxh128 are xxHash (seed 0) in canonical form; as xxhsum, fhsum\n\
 takes xxhsum 0.8's options and writes its lines.\n\
 When checking, the input should be a former output of this program, of\n\
-md5sum, sha1sum..sha512sum, sha3sum, cksum or sum (-r or -s).\n\
+md5sum, sha1sum..sha512sum, b2sum, b3sum, sha3sum, cksum, sum or xxhsum.\n\
 Without -a, an untagged line of a length several algorithms share (SHA-2,\n\
-SHA-3; the CRCs and sums, whose decimal lines share one) takes the one\n\
-the list's '#fhsum untagged=' line names, or the one a listed file's\n\
-content shows.\n\
+SHA-3, BLAKE2b, BLAKE3, MD5 and XXH128; the CRCs, sums and XXH32, whose\n\
+decimal or 8-digit lines share one) takes the one the list's\n\
+'#fhsum untagged=' line names, or the one a listed file's content shows;\n\
+where no file matches under any of them, a warning says the list may use\n\
+another algorithm.  A tagged line whose tag names no algorithm of -a's is\n\
+counted as of an unsupported algorithm, not as improperly formatted, and\n\
+fails the check.\n\
 Lists as projects publish them are read too: a sidecar holding one digest\n\
-(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, records of gpg print-md,\n\
-and of a clear-signed list only the signed text (fhsum(1), CHECKING).\n\
+(x.tar.gz.sha256 checks x.tar.gz), OpenSSL 3 tags, the digests gpg prints,\n\
+hashdeep lists, SFV lists, and of a clear-signed list only the signed text\n\
+(fhsum(1), CHECKING).\n\
 The default mode is to print a line with: checksum, a space, a character\n\
 indicating input mode ('*' for binary, ' ' for text or where binary is\n\
 insignificant), and name for each FILE.\n\
@@ -291,9 +311,9 @@ void fh_version(void)
 {
 	printf("fhsum %s\n", FHSUM_VERSION);
 	fputs("MD5 (RFC 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 and SHAKE\n"
-	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861) checksums;\n"
-	      "POSIX cksum's CRC, CRC-32, CRC-32C, CRC-64/NVME, BSD and System V sums;\n"
-	      "xxHash (XXH32, XXH64, XXH3, XXH128).\n"
+	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861), BLAKE2b\n"
+	      "(RFC 7693) and BLAKE3 checksums; POSIX cksum's CRC, CRC-32, CRC-32C,\n"
+	      "CRC-64/NVME, BSD and System V sums; xxHash (XXH32, XXH64, XXH3, XXH128).\n"
 	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
 	      stdout);
 }

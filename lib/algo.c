@@ -46,7 +46,11 @@ static const uint64_t sha512_iv[8] = {
  * node has domain byte 0x07 (§3.2, §3.4).  The XOFs' default lengths are
  * those of the RFC's test vectors and of its Named Information entries
  * (§5, §6): 256 bits for the 128s, 512 for the 256s.  The groups sha2 and
- * sha3 are GNU cksum's -a names (9.8) for the sizes -l picks. */
+ * sha3 are GNU cksum's -a names (9.8) for the sizes -l picks.  BLAKE2b
+ * (RFC 7693 §2.1): 128-byte blocks, a digest of 1 to 64 bytes chosen at
+ * the start (fh_init_len), 64 by default as b2sum writes it; BLAKE3
+ * (its paper, §2.1 and §2.6): 64-byte blocks, an extendable output of 32
+ * bytes by default, as b3sum writes it. */
 #define GROUP(nm, tg, fam)                                                   \
 	.algo = { FH_ALGO_COUNT, fam, nm, tg, 0, 0, false, 0, 0, 0 },        \
 	.length = FH_LENGTH_PICK
@@ -92,6 +96,11 @@ static const struct fh_algo_row rows[] = {
 	  .length = FH_LENGTH_XOF },
 	{ .algo = { FH_KT256, FH_FAMILY_KECCAK, "kt256", "KT256", 64, 136, true, 0x07, 12, 64 },
 	  .length = FH_LENGTH_XOF },
+	{ .algo = { FH_BLAKE2B, FH_FAMILY_BLAKE2B, "blake2b", "BLAKE2b", 64, 128, true, 0, 0, 0 },
+	  .length = FH_LENGTH_XOF, .max_bytes = 64, .untagged = true,
+	  .gnu_name = "b2sum", .openssl = "BLAKE2B-512" },
+	{ .algo = { FH_BLAKE3, FH_FAMILY_BLAKE3, "blake3", "BLAKE3", 32, 64, true, 0, 0, 0 },
+	  .length = FH_LENGTH_XOF, .untagged = true, .program = "b3sum" },
 	/* The checksums: POSIX cksum's CRC and ITU-T V.42's CRC-32 (GNU
 	 * cksum's -a crc and crc32b, 9.6), the BSD and System V sums (GNU
 	 * sum -r and -s), and the CRCs S3 keeps (CRC-32C; CRC-64/NVME, its

@@ -71,6 +71,17 @@ struct fh_algo_row {
 	/* A Merkle-Damgard algorithm's initial state (its family's state
 	 * layout); NULL for the families that start otherwise. */
 	const void *iv;
+	/* Another project's program for this algorithm (b3sum, BLAKE3's):
+	 * invoked by that name, fhsum is that program, with its options
+	 * and output.  NULL: none. */
+	const char *program;
+	/* FH_LENGTH_XOF: the longest digest -l may ask, in bytes (BLAKE2b:
+	 * 64, RFC 7693 §2.1); 0: FH_MAX_XOF_BYTES. */
+	unsigned max_bytes;
+	/* An algorithm of chosen length whose programs write untagged lines
+	 * of its default length (b2sum, b3sum): such a line may be its, and
+	 * is settled by content among the algorithms of that length. */
+	bool untagged;
 	/* A checksum's parameters (crc.h's struct fh_crc_model, sum.c's
 	 * kind), read by its family alone; NULL for the others. */
 	const void *model;
@@ -88,6 +99,13 @@ struct fh_algo_row {
 	enum fh_s3 s3;
 };
 
+/* The most digest bytes A takes (its only length when it is not an XOF). */
+static inline size_t fh_algo_max_bytes(const struct fh_algo *a);
+/* Whether an untagged digest of BYTES bytes, read without -a, may be A's:
+ * a fixed-length algorithm's length, or the default length of one whose
+ * programs write such lines (`untagged`). */
+static inline bool fh_algo_untagged_as(const struct fh_algo *a, size_t bytes);
+
 /* The rows in the order -a lists them (groups before their members);
  * fh_algo_row_at(i) is NULL past the end. */
 const struct fh_algo_row *fh_algo_row_at(size_t i);
@@ -96,6 +114,19 @@ static inline const struct fh_algo_row *fh_algo_row(const struct fh_algo *a)
 {
 	return (const struct fh_algo_row *)(const void *)a;
 }
+static inline size_t fh_algo_max_bytes(const struct fh_algo *a)
+{
+	if (!a->xof)
+		return a->digest_bytes;
+	return fh_algo_row(a)->max_bytes ? fh_algo_row(a)->max_bytes
+					 : FH_MAX_XOF_BYTES;
+}
+
+static inline bool fh_algo_untagged_as(const struct fh_algo *a, size_t bytes)
+{
+	return a->digest_bytes == bytes && (!a->xof || fh_algo_row(a)->untagged);
+}
+
 /* The row -a NAME (case-insensitive) names, groups included; NULL when
  * none. */
 const struct fh_algo_row *fh_algo_row_by_name(const char *name);

@@ -5,13 +5,15 @@
  * single-stream or multi-buffer kernel, the padding and the digest,
  * each through the record of the algorithm's family.  States are the
  * kernels' own arrays, laid end to end for the multi-buffer kernels. */
+#include <string.h>
+
 #include "family.h"
 
 /* The records, one per family: md.c (MD5, SHA-1, SHA-256, SHA-512, the
- * Merkle-Damgard families) and keccak.c.  A new family is one line here
+ * Merkle-Damgard families), keccak.c, blake2b.c and blake3.c.  A new family is one line here
  * and one row below. */
 extern const struct fh_family_ops fh_md5_ops, fh_sha1_ops, fh_sha256_ops,
-	fh_sha512_ops, fh_keccak_ops;
+	fh_sha512_ops, fh_keccak_ops, fh_blake2b_ops, fh_blake3_ops;
 /* crc.c and sum.c: the checksums. */
 extern const struct fh_family_ops fh_crc_ops, fh_sum_ops;
 /* xxhash.c: XXH32, XXH64, XXH3 and XXH128. */
@@ -23,6 +25,8 @@ static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_SHA1] = &fh_sha1_ops,
 	[FH_FAMILY_SHA256] = &fh_sha256_ops,
 	[FH_FAMILY_SHA512] = &fh_sha512_ops,
+	[FH_FAMILY_BLAKE2B] = &fh_blake2b_ops,
+	[FH_FAMILY_BLAKE3] = &fh_blake3_ops,
 	[FH_FAMILY_CRC] = &fh_crc_ops,
 	[FH_FAMILY_SUM] = &fh_sum_ops,
 	[FH_FAMILY_XXH] = &fh_xxh_ops,
@@ -41,6 +45,11 @@ const char *fh_family_name(enum fh_family family)
 size_t fh_state_bytes(enum fh_family family)
 {
 	return families[family]->state_bytes;
+}
+
+size_t fh_held_bytes(enum fh_family family)
+{
+	return families[family]->holds_last ? 1 : 0;
 }
 
 void fh_state_start(const struct fh_algo *algo, void *state)
@@ -70,4 +79,25 @@ void fh_digest(const struct fh_algo *algo, const struct fh_kernel *k,
 	       void *state, uint8_t *out, size_t outlen)
 {
 	families[algo->family]->digest(algo, k, state, out, outlen);
+}
+
+uint64_t fh_lane_max(const struct fh_algo *algo)
+{
+	return families[algo->family]->lane_max;
+}
+
+size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
+		      uint64_t absorbed)
+{
+	uint64_t max = families[algo->family]->lane_max;
+
+	if (max || families[algo->family]->holds_last)
+		have = have ? have - 1 : 0;
+	if (max) {
+		uint64_t room = absorbed < max ? max - 1 - absorbed : 0;
+
+		if (have > room)
+			have = (size_t)room;
+	}
+	return have / algo->block_bytes;
 }

@@ -171,6 +171,8 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 		if (b & FH_X86_L7B_AVX512BW)
 			f |= FH_CPU_X86_AVX512BW;
 	}
+	if (p->leaf1_ecx & FH_X86_L1C_SSE41)
+		f |= FH_CPU_X86_SSE41;
 	/* VPCLMULQDQ on YMM registers, with AVX2's loads and shuffles. */
 	if ((f & FH_CPU_X86_AVX2) && (id->features & FH_CPU_X86_PCLMUL) &&
 	    (p->leaf7_ecx & FH_X86_L7C_VPCLMUL))

@@ -70,6 +70,7 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id);
 #define FH_X86_L1C_SSE42 (1u << 20)
 #define FH_X86_L7C_VPCLMUL (1u << 10)   /* leaf 7 subleaf 0 ECX */
 #define FH_X86_L1C_AVX (1u << 28)
+#define FH_X86_L1C_SSE41 (1u << 19)
 #define FH_X86_L7B_BMI1 (1u << 3)       /* leaf 7 subleaf 0 EBX */
 #define FH_X86_L7B_AVX2 (1u << 5)
 #define FH_X86_L7B_BMI2 (1u << 8)

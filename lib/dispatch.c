@@ -87,6 +87,43 @@ static const struct fh_kernel *const sha512_kernels[] = {
 	&fh_sha512_portable,
 };
 
+/* BLAKE2b: one stream is bound by the chain of G, which the AVX2 kernel
+ * shortens (blake2b_rows.h); on Zen 3, `fhsum --benchmark` (16 KiB
+ * buffers, turns alternating): blake2b-avx2 about 2.1x blake2b-portable.
+ * AArch64 runs the portable kernel, compiled for it: a NEON register
+ * holds two of G's four columns, so one stream would pay a split row
+ * and its shuffles on every step, and Crypto++ measured its NEON BLAKE2b
+ * slower than its scalar one on Cortex-A57 (12.6 against 5.7 cycles a
+ * byte); with no Arm core here to time one, none is added.
+ * BLAKE3: whole chunks and parents 16, 8 or 4 at a time, one per lane
+ * (arch/). */
+static const struct fh_kernel *const blake2b_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	/* Chosen by default only with FH_CPU_X86_VPROL_FAST (its `prefer`). */
+	&fh_blake2b_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_blake2b_avx2,
+#endif
+	&fh_blake2b_portable,
+};
+
+static const struct fh_kernel *const blake3_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neon,
+#endif
+	&fh_blake3_portable,
+};
+
 /* Each family's multi-buffer kernels, best first; there may be none, so
  * each list ends with NULL.  Measured on Zen 4 (aggregate MB/s, all lanes
  * busy, against md5-bmi's 785): md5-avx512x32 11014, md5-avx512x16 7741,
@@ -169,6 +206,32 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
+/* BLAKE2b across inputs: 8 lanes of AVX-512, 4 of AVX2.  BLAKE3's take
+ * the first chunk of many small inputs. */
+static const struct fh_kernel *const blake2b_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	&fh_blake2b_avx512x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
+	&fh_blake2b_avx2x4,
+#endif
+	NULL,
+};
+static const struct fh_kernel *const blake3_multi_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX512)
+	&fh_blake3_avx512x16,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_AVX2)
+	&fh_blake3_avx2x8,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_BLAKE3_SSE41)
+	&fh_blake3_sse41x4,
+#endif
+#if defined(__aarch64__)
+	&fh_blake3_neonx4,
+#endif
+	NULL,
+};
 /* The checksums: CRCs by carry-less multiply where the CPU has it. */
 static const struct fh_kernel *const crc_kernels[] = {
 #if defined(__x86_64__) && defined(FH_HAVE_X86_VPCLMUL) && defined(FH_HAVE_X86_PCLMUL)
@@ -205,6 +268,8 @@ static const struct {
 	[FH_FAMILY_SHA1] = { sha1_kernels, FH_COUNT(sha1_kernels) },
 	[FH_FAMILY_SHA256] = { sha256_kernels, FH_COUNT(sha256_kernels) },
 	[FH_FAMILY_SHA512] = { sha512_kernels, FH_COUNT(sha512_kernels) },
+	[FH_FAMILY_BLAKE2B] = { blake2b_kernels, FH_COUNT(blake2b_kernels) },
+	[FH_FAMILY_BLAKE3] = { blake3_kernels, FH_COUNT(blake3_kernels) },
 	[FH_FAMILY_CRC] = { crc_kernels, FH_COUNT(crc_kernels) },
 	[FH_FAMILY_SUM] = { sum_kernels, FH_COUNT(sum_kernels) },
 	[FH_FAMILY_XXH] = { xxh_kernels, FH_COUNT(xxh_kernels) },
@@ -217,6 +282,10 @@ static const struct {
 			       FH_COUNT(sha256_multi_kernels) - 1 },
 	[FH_FAMILY_SHA512] = { sha512_multi_kernels,
 			       FH_COUNT(sha512_multi_kernels) - 1 },
+	[FH_FAMILY_BLAKE2B] = { blake2b_multi_kernels,
+				FH_COUNT(blake2b_multi_kernels) - 1 },
+	[FH_FAMILY_BLAKE3] = { blake3_multi_kernels,
+			       FH_COUNT(blake3_multi_kernels) - 1 },
 	[FH_FAMILY_CRC] = { crc_multi_kernels, FH_COUNT(crc_multi_kernels) - 1 },
 	[FH_FAMILY_SUM] = { sum_multi_kernels, FH_COUNT(sum_multi_kernels) - 1 },
 	[FH_FAMILY_XXH] = { xxh_multi_kernels, FH_COUNT(xxh_multi_kernels) - 1 },

@@ -26,6 +26,8 @@ enum fh_err {
 	FH_ELIST_LOCK = -25,    /* the lock failed (fh_listfile.err: why) */
 	FH_ELIST_DIR = -26,     /* its directory cannot be written in
 				 * (fh_listfile.err: why) */
+	FH_ELIST_SIGNED = -27,  /* a list to write is clear-signed: a
+				 * rewrite would void its signature */
 	/* The engine's slots: not an error, a "not now" (lib/engine/slots.h). */
 	FH_SLOT_NOT_NOW = -1000,
 };

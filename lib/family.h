@@ -33,6 +33,11 @@ struct fh_family_ops {
 	void (*blocks_xn)(const struct fh_kernel *k, const struct fh_algo *algo,
 			  void *states, const uint8_t *const *data,
 			  size_t nblocks);
+	/* (start, blocks, blocks_xn, pad and digest serve the modes that
+	 * run many inputs in the lanes of a multi-buffer kernel.  BLAKE2b
+	 * and BLAKE3, whose streaming modes are their own, leave pad and
+	 * digest NULL and finish a lane's input through update and final,
+	 * as `holds_last` and `lane_max` below say.) */
 	/* Appends ALGO's padding to the TAIL bytes at BLOCKS (TOTAL bytes in
 	 * the message) and returns the blocks to absorb (see fh_pad). */
 	size_t (*pad)(const struct fh_algo *algo, uint8_t *blocks, size_t tail,
@@ -50,6 +55,24 @@ struct fh_family_ops {
 	void (*update)(fh_ctx *ctx, const uint8_t *p, size_t len);
 	void (*final)(fh_ctx *ctx, const void *custom, size_t customlen,
 		      uint8_t *out, size_t outlen);
+	/* After init: what P asks beyond the defaults (a length that is a
+	 * parameter, a key).  False when the family takes no such key.
+	 * NULL: the family takes none, and its length is only fh_final's. */
+	bool (*params)(fh_ctx *ctx, const struct fh_hash_params *p);
+	/* Whether the family's last block is compressed differently from
+	 * the others (BLAKE2b's f0 flag): then `blocks` and `blocks_xn` run
+	 * only blocks that more input follows, and a message's last bytes
+	 * (1 to a block; none for an empty one) go through `update` and
+	 * `final` from a context holding the state, with `total` the bytes
+	 * the blocks absorbed.  Such a family has no `pad` or `digest`. */
+	bool holds_last;
+	/* The engine's lanes for a family with a mode of its own (BLAKE3),
+	 * whose lanes hold only the start of an input: the most bytes of
+	 * input a lane takes, and never its last byte (0: any input, all of
+	 * its whole blocks); and how a context goes on from a lane's STATE
+	 * after ABSORBED bytes (NULL: the state copied, TOTAL set). */
+	uint64_t lane_max;
+	void (*lane_resume)(fh_ctx *ctx, const void *state, uint64_t absorbed);
 	/* Families whose state is linear in the message (the CRCs), so that
 	 * slices of one input hash apart (lib/engine/slices.c): a slice
 	 * after the first starts from a zeroed state; combine makes STATE,

@@ -24,7 +24,7 @@
  * the families planned next fit without a new soname, its mode area is
  * reserved at FH_CTX_MODE_BYTES whatever today's modes use: BLAKE3's
  * stack of chaining values (54 x 32 bytes, blake3.h) and its counters
- * take about 1.8 KiB of it, BLAKE2b, the CRCs and xxHash fit in `state`
+ * take about 1.8 KiB of it (fh_ctx's mode.blake3), BLAKE2b, the CRCs and xxHash fit in `state`
  * and `buf`.  A family that needs more than that is a new soname.
  */
 #ifndef FHSUM_H
@@ -66,6 +66,8 @@ enum fh_algo_id {
 	FH_SHA256,
 	FH_SHA384,
 	FH_SHA512,
+	FH_BLAKE2B,
+	FH_BLAKE3,
 	/* The checksums (crc.c, sum.c): POSIX cksum's CRC, the CRC-32 of
 	 * gzip and zip, the BSD and System V sums, and the CRCs S3 stores. */
 	FH_CRC,
@@ -90,6 +92,8 @@ enum fh_family {
 	FH_FAMILY_SHA1,
 	FH_FAMILY_SHA256,
 	FH_FAMILY_SHA512,
+	FH_FAMILY_BLAKE2B,
+	FH_FAMILY_BLAKE3,
 	FH_FAMILY_CRC,  /* every CRC model (crc.c) */
 	FH_FAMILY_SUM,  /* the BSD and System V sums (sum.c) */
 	FH_FAMILY_XXH,  /* xxHash (xxhash.c) */
@@ -109,7 +113,8 @@ struct fh_algo {
 	const char *tag;       /* BSD tag: "SHA3-256" */
 	unsigned digest_bytes; /* default output length; SHAKE: its usual length */
 	unsigned block_bytes;  /* MD5 or SHA block, or Keccak rate */
-	bool xof;              /* output length chosen by the caller */
+	bool xof;              /* output length chosen by the caller (BLAKE2b
+				* too, up to its 64 bytes: see fh_init_len) */
 	uint8_t pad;           /* Keccak domain/padding byte: 0x06 SHA3, 0x1F
 				* SHAKE and TurboSHAKE, 0x07 KT's single node */
 	uint8_t rounds;        /* Keccak rounds: 24 (FIPS 202), 12 (RFC 9861) */
@@ -183,6 +188,23 @@ typedef struct fh_ctx {
 			uint64_t leaf[25];
 			uint8_t leaf_buf[FH_MAX_BLOCK];
 		} kt;
+		/* BLAKE2b (RFC 7693): `state` is h, `buf` the block held
+		 * back until more input shows it is not the last one. */
+		struct {
+			uint8_t outlen;     /* nn, the digest's bytes */
+		} blake2b;
+		/* BLAKE3: `state` is the current chunk's chaining value,
+		 * `buf` its block being filled, TOTAL the input's bytes;
+		 * here the key words, the mode's flags, and the stack of
+		 * chaining values of the subtrees done (one per set bit of
+		 * the count of chunks finished: 54 hold 2^64 bytes). */
+		struct {
+			uint32_t key[8];
+			uint32_t flags;     /* KEYED_HASH, DERIVE_KEY_MATERIAL or 0 */
+			uint32_t blocks;    /* blocks of the chunk compressed */
+			uint32_t depth;     /* chaining values on the stack */
+			uint32_t stack[54][8];
+		} blake3;
 		/* XXH3 and XXH128 (xxhash.c): the last block read, hashed
 		 * only once a byte follows it (the last one is hashed
 		 * otherwise), and the last stripe of the block before it. */
@@ -198,13 +220,34 @@ typedef struct fh_ctx {
  * runs (KT128/KT256: their leaves on the multi-buffer kernel where there
  * is one).  Thread-safe for distinct contexts. */
 FH_API void fh_init(fh_ctx *ctx, const struct fh_algo *algo);
+/* fh_init for a digest of OUTLEN bytes, to be given to fh_final.  The
+ * length is one of BLAKE2b's parameters (RFC 7693 §2.5): its digest of 32
+ * bytes is no prefix of its digest of 64, so the length is needed before
+ * any input; OUTLEN from 1 to 64.  For every other algorithm OUTLEN is
+ * only checked at fh_final, and this is fh_init.  Thread-safe for
+ * distinct contexts. */
+FH_API void fh_init_len(fh_ctx *ctx, const struct fh_algo *algo, size_t outlen);
+/* Starts a keyed hash (a MAC) of ALGO with the KEYLEN bytes at KEY: BLAKE2b
+ * with a key of 1 to 64 bytes and a digest of OUTLEN bytes (RFC 7693
+ * §2.5), BLAKE3's keyed_hash mode with a key of 32 bytes (OUTLEN: any
+ * length fh_final takes).  Returns false, CTX untouched, when ALGO takes
+ * no key of that length.  Thread-safe for distinct contexts. */
+FH_API bool fh_init_keyed(fh_ctx *ctx, const struct fh_algo *algo,
+			  const void *key, size_t keylen, size_t outlen);
+/* Starts BLAKE3's derive_key mode: the message then given to fh_update is
+ * the key material, and CONTEXT (CONTEXTLEN bytes) the application's
+ * fixed context string.  Returns false, CTX untouched, when ALGO is not
+ * BLAKE3.  Thread-safe for distinct contexts. */
+FH_API bool fh_init_derive_key(fh_ctx *ctx, const struct fh_algo *algo,
+			       const void *context, size_t contextlen);
 /* Hashes LEN bytes of DATA (NULL is fine when LEN is 0) into CTX; any
  * split of a message into updates gives the same digest.  Thread-safe for
  * distinct contexts. */
 FH_API void fh_update(fh_ctx *ctx, const void *data, size_t len);
 /* Writes OUTLEN bytes of digest to OUT.  For fixed-length algorithms OUTLEN
- * must be algo->digest_bytes; for the XOFs (SHAKE, TurboSHAKE, KT) any
- * length up to FH_MAX_XOF_BYTES.  The context must be initialised again
+ * must be algo->digest_bytes; for the XOFs (SHAKE, TurboSHAKE, KT,
+ * BLAKE3) any length up to FH_MAX_XOF_BYTES; for BLAKE2b the length it
+ * was started with (fh_init: 64).  The context must be initialised again
  * before further use.  Thread-safe for distinct contexts. */
 FH_API void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen);
 /* fh_final for KT128/KT256 with the customization string CUSTOM of
@@ -213,8 +256,8 @@ FH_API void fh_final(fh_ctx *ctx, uint8_t *out, size_t outlen);
  * for distinct contexts. */
 FH_API void fh_final_custom(fh_ctx *ctx, const void *custom, size_t customlen,
 			    uint8_t *out, size_t outlen);
-/* One-shot: init, update, final on the best kernel; OUTLEN as for
- * fh_final.  Thread-safe. */
+/* One-shot: init (fh_init_len: BLAKE2b's digest of OUTLEN bytes),
+ * update, final on the best kernel; OUTLEN as for fh_final.  Thread-safe. */
 FH_API void fh_hash(const struct fh_algo *algo, const void *data, size_t len,
 		    uint8_t *out, size_t outlen);
 

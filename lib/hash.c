@@ -1,8 +1,9 @@
 /* hash.c: the streaming hash of fh_ctx over any family: the buffer of
  * partial blocks, then the family's padding and digest, each through the
  * family's ops record (family.h); a family with a mode of its own (the
- * Keccak sponge and KangarooTwelve's tree: keccak.c) brings its own
- * init, update and final. */
+ * Keccak sponge and KangarooTwelve's tree: keccak.c; BLAKE2b and BLAKE3)
+ * brings its own init, update and final; the starts with a length or a
+ * key go through the family's `params`. */
 #include <assert.h>
 #include <string.h>
 
@@ -42,6 +43,76 @@ void fh_init(fh_ctx *ctx, const struct fh_algo *algo)
 	fh_init_kernel(ctx, algo, fh_kernel_best(algo->family));
 	if (ops->init)
 		ops->init(ctx, fh_kernel_best_multi(algo->family));
+}
+
+/* The lane's context: here beside fh_init_kernel, which it starts with,
+ * so that the table of families (blocks.c) calls nothing back. */
+void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
+		 const struct fh_kernel *kernel, size_t outlen,
+		 const void *state, uint64_t absorbed)
+{
+	const struct fh_family_ops *ops = fh_family_ops(algo->family);
+	const struct fh_hash_params p = { .outlen = outlen };
+
+	fh_init_params(ctx, algo, kernel, &p);
+	if (ops->lane_resume) {
+		ops->lane_resume(ctx, state, absorbed);
+		return;
+	}
+	memcpy(&ctx->state, state, ops->state_bytes);
+	ctx->total = absorbed;
+}
+
+bool fh_init_params(fh_ctx *ctx, const struct fh_algo *algo,
+		    const struct fh_kernel *kernel,
+		    const struct fh_hash_params *p)
+{
+	const struct fh_family_ops *ops = fh_family_ops(algo->family);
+
+	fh_init_kernel(ctx, algo, kernel);
+	if (!p)
+		return true;
+	if (ops->params)
+		return ops->params(ctx, p);
+	return p->keying == FH_KEY_NONE;
+}
+
+/* The public starts with parameters, on the best kernel; CTX is left
+ * untouched when ALGO refuses them. */
+static bool init_best(fh_ctx *ctx, const struct fh_algo *algo,
+		      const struct fh_hash_params *p)
+{
+	fh_ctx c;
+
+	if (!fh_init_params(&c, algo, fh_kernel_best(algo->family), p))
+		return false;
+	memcpy(ctx, &c, sizeof c);
+	return true;
+}
+
+void fh_init_len(fh_ctx *ctx, const struct fh_algo *algo, size_t outlen)
+{
+	const struct fh_hash_params p = { .outlen = outlen };
+	bool ok = init_best(ctx, algo, &p);
+
+	assert(ok);
+	(void)ok;
+}
+
+bool fh_init_keyed(fh_ctx *ctx, const struct fh_algo *algo, const void *key,
+		   size_t keylen, size_t outlen)
+{
+	const struct fh_hash_params p = { outlen, FH_KEY_KEYED, key, keylen };
+
+	return key && init_best(ctx, algo, &p);
+}
+
+bool fh_init_derive_key(fh_ctx *ctx, const struct fh_algo *algo,
+			const void *context, size_t contextlen)
+{
+	const struct fh_hash_params p = { 0, FH_KEY_DERIVE, context, contextlen };
+
+	return (context || !contextlen) && init_best(ctx, algo, &p);
 }
 
 void fh_update(fh_ctx *ctx, const void *data, size_t len)
@@ -120,7 +191,7 @@ void fh_hash(const struct fh_algo *algo, const void *data, size_t len,
 {
 	fh_ctx ctx;
 
-	fh_init(&ctx, algo);
+	fh_init_len(&ctx, algo, outlen);
 	fh_update(&ctx, data, len);
 	fh_final(&ctx, out, outlen);
 }

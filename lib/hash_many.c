@@ -7,7 +7,10 @@
  * next message.  Messages are taken longest first, a window at a time, so
  * that the lanes drain on short messages at the end.  With few lanes
  * busy a narrower kernel of the family runs them, and a lone lane goes on
- * the single-stream kernel: the state layouts are the same.
+ * the single-stream kernel: the state layouts are the same.  A family
+ * that compresses its last block its own way (BLAKE2b) runs in the lanes
+ * only the blocks that more bytes follow, and finishes each message
+ * through fh_update and fh_final from the lane's state.
  *
  * Everything lives on the caller's stack (about 20 KiB), so there is no
  * allocation to fail. */
@@ -39,6 +42,7 @@ struct many {
 	unsigned busy;          /* lanes 0..busy-1 hold messages */
 	struct many_lane lane[FH_MAX_LANES];
 	size_t state_bytes;     /* of one lane's state */
+	size_t held;            /* bytes kept from the lanes (fh_held_bytes) */
 	/* The lanes' states end to end, as the kernels take them. */
 	uint64_t states[FH_MAX_LANES * 25];
 };
@@ -86,23 +90,34 @@ static void start(struct many *m, unsigned i, size_t msg, const fh_ctx *init)
 	ln->msg = msg;
 	ln->data = m->data[msg];
 	ln->pos = 0;
-	ln->blocks = m->len[msg] / m->algo->block_bytes;
+	ln->blocks = m->len[msg] > m->held
+			     ? (m->len[msg] - m->held) / m->algo->block_bytes : 0;
 	ln->padding = false;
 	memcpy(state(m, i), &init->state, m->state_bytes);
-	if (!ln->blocks)
+	if (!ln->blocks && !m->held)
 		start_padding(m, i);
 }
 
-/* Lane I has absorbed its padding: writes its digest and frees the lane,
- * moving the last busy lane into it. */
+/* Lane I has absorbed its padding, or, where the family holds its last
+ * block back, all but its last bytes: writes its digest and frees the
+ * lane, moving the last busy lane into it. */
 static void finish(struct many *m, unsigned i)
 {
+	const struct fh_hash_params p = { .outlen = m->outlen };
+	struct many_lane *ln = &m->lane[i];
+	uint8_t *out = m->out + ln->msg * m->outlen;
 	unsigned last = --m->busy;
 	fh_ctx ctx;
 
-	fh_init_kernel(&ctx, m->algo, m->single);
+	fh_init_params(&ctx, m->algo, m->single, &p);
 	memcpy(&ctx.state, state(m, i), m->state_bytes);
-	fh_squeeze(&ctx, m->out + m->lane[i].msg * m->outlen, m->outlen);
+	if (m->held) {
+		ctx.total = ln->pos;
+		fh_update(&ctx, ln->data + ln->pos, m->len[ln->msg] - ln->pos);
+		fh_final(&ctx, out, m->outlen);
+	} else {
+		fh_squeeze(&ctx, out, m->outlen);
+	}
 	if (i == last)
 		return;
 	m->lane[i] = m->lane[last];
@@ -141,13 +156,15 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 	assert(algo->xof ? outlen <= FH_MAX_XOF_BYTES
 			 : outlen == algo->digest_bytes);
 	/* KT128/KT256 are trees: one message already fills the lanes with
-	 * its leaves (fh_init), so they go one after another. */
-	if (!multi || algo->cv_bytes) {
+	 * its leaves (fh_init), so they go one after another; so do BLAKE3's
+	 * messages, whose chunks fill the lanes in the same way. */
+	if (!multi || algo->cv_bytes || fh_lane_max(algo)) {
 		for (size_t i = 0; i < n; i++) {
+			const struct fh_hash_params p = { .outlen = outlen };
 			fh_ctx ctx;
 
-			fh_init_kernel(&ctx, algo,
-				       algo->cv_bytes && multi ? multi : single);
+			fh_init_params(&ctx, algo,
+				       algo->cv_bytes && multi ? multi : single, &p);
 			fh_update(&ctx, data[i], len[i]);
 			fh_final(&ctx, out + i * outlen, outlen);
 		}
@@ -158,14 +175,16 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 		.algo = algo, .single = single, .data = data, .len = len,
 		.out = out, .outlen = outlen,
 		.state_bytes = fh_state_bytes(algo->family),
+		.held = fh_held_bytes(algo->family),
 	};
+	const struct fh_hash_params p = { .outlen = outlen };
 	const struct fh_kernel *narrow[FH_MAX_LANES + 1];
 	uint32_t cpu = fh_cpu_features();
 	struct order order[FH_MANY_WINDOW];
 	size_t next = 0, taken = 0, sorted = 0;
 	fh_ctx init;
 
-	fh_init_kernel(&init, algo, single);
+	fh_init_params(&init, algo, single, &p);
 	for (unsigned b = 1; b <= multi->lanes; b++)
 		narrow[b] = fixed ? multi : fh_kernel_narrowest(multi, b, cpu);
 	for (;;) {
@@ -194,13 +213,14 @@ void fh_hash_many_on(const struct fh_algo *algo, const struct fh_kernel *multi,
 				k = m.lane[i].blocks;
 		/* One lane left and nothing to join it: the single-stream
 		 * kernel is faster for one message. */
-		advance(&m, m.busy == 1 && next == n && !fixed ? single
-							      : narrow[m.busy],
-			k);
+		if (k)
+			advance(&m, m.busy == 1 && next == n && !fixed
+					    ? single : narrow[m.busy],
+				k);
 		for (unsigned i = m.busy; i-- > 0;) {
 			if (m.lane[i].blocks)
 				continue;
-			if (!m.lane[i].padding)
+			if (!m.lane[i].padding && !m.held)
 				start_padding(&m, i);
 			else
 				finish(&m, i);

@@ -59,6 +59,7 @@ enum {
 	 * Zen 3, while two interleaved streams give 2210), so
 	 * sha256-avx2x8 pays only without them. */
 	FH_CPU_X86_NO_SHA = 1u << 10,
+	FH_CPU_X86_SSE41 = 1u << 14,   /* SSE4.1 (CPUID leaf 1 ECX) */
 };
 
 /* Who made a CPU, as far as kernel choice cares. */
@@ -105,6 +106,29 @@ typedef void fh_keccak_absorb_fn(uint64_t state[25], const uint8_t *data,
 				 size_t nblocks, size_t rate, unsigned rounds);
 /* The permutation of ROUNDS rounds (24 or 12, as above) on STATE. */
 typedef void fh_keccak_permute_fn(uint64_t state[25], unsigned rounds);
+
+/* BLAKE2b (RFC 7693 §3.2): compress NBLOCKS consecutive 128-byte blocks
+ * into H.  The offset counter t is T plus 128 for each block, added before
+ * the block is compressed (the caller of a short last block passes T so
+ * that the sum is the message's length, modulo 2^64: the counter's high
+ * word stays 0, as for any message under 2^64 bytes).  The last block is
+ * compressed as the final one (f0 all ones) when LAST. */
+typedef void fh_blake2b_blocks_fn(uint64_t h[8], const uint8_t *data,
+				  size_t nblocks, uint64_t t, bool last);
+/* BLAKE3 (the BLAKE3 paper, §2.2): compress the 64-byte BLOCK, of which
+ * BLOCK_LEN bytes are the message's and the rest zeros, under the
+ * chaining value CV with COUNTER and FLAGS; OUT gets the 16 words of
+ * output (the first 8 are the next chaining value). */
+typedef void fh_blake3_compress_fn(const uint32_t cv[8], const uint8_t *block,
+				   uint32_t block_len, uint64_t counter,
+				   uint32_t flags, uint32_t out[16]);
+/* BLAKE3: hash N whole chunks (1024 bytes each) at DATA, under KEY, with
+ * the chunk counters COUNTER, COUNTER + 1, ... and FLAGS (the mode's),
+ * into their N chaining values at CVS.  The unit a SIMD kernel runs in
+ * its lanes (BLAKE3's hash_many). */
+typedef void fh_blake3_chunks_fn(const uint32_t key[8], const uint8_t *data,
+				 size_t n, uint64_t counter, uint32_t flags,
+				 uint32_t (*cvs)[8]);
 
 #define FH_KECCAK_F_ROUNDS 24
 #define FH_KECCAK_P12_ROUNDS 12
@@ -153,6 +177,9 @@ struct fh_kernel {
 	fh_kernel_fn *permute;
 	/* Multi-buffer (lanes > 1): the *_xn function. */
 	fh_kernel_fn *blocks_xn;
+	/* Single stream, for a tree mode whose inner nodes a kernel also
+	 * runs in its lanes (BLAKE3's parents); NULL for the others. */
+	fh_kernel_fn *tree;
 };
 
 /* The typed entry points of the families above, for the family's own
@@ -174,6 +201,45 @@ FH_KERNEL_ACCESSOR(fh_sha512_blocks_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb, blocks)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_keccak_permute, permute)
+FH_KERNEL_ACCESSOR(fh_blake2b_blocks, blocks)
+/* BLAKE3's kernels: the chunks in `blocks`, the compression function in
+ * `permute` (which squeezes its output, as Keccak's permutation does). */
+FH_KERNEL_ACCESSOR(fh_blake3_chunks, blocks)
+FH_KERNEL_ACCESSOR(fh_blake3_compress, permute)
+
+/* BLAKE2b in the lanes of a multi-buffer kernel: each lane's state is h
+ * and then the offset counter t (the bytes compressed so far), and
+ * NBLOCKS whole blocks of every lane are compressed, none of them the
+ * last one (f0 stays 0): each adds 128 to the lane's t before it is
+ * compressed, as fh_blake2b_blocks_fn does.  The last block of a
+ * message never runs in the lanes (fh_family_ops.holds_last). */
+#define FH_BLAKE2B_LANE_WORDS 9
+typedef void fh_blake2b_blocks_xn_fn(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
+				     const uint8_t *const *data,
+				     size_t nblocks);
+FH_KERNEL_ACCESSOR(fh_blake2b_blocks_xn, blocks_xn)
+/* BLAKE3's SIMD additions.  Parents (§2.4): hash the N parent nodes
+ * whose children are the chaining values CHILDREN[2i] and [2i + 1], under
+ * KEY with FLAGS | PARENT (the mode's flags; counter 0, 64 bytes), into
+ * CVS[i]; CVS may be CHILDREN.  A single-stream kernel's `tree`, so that
+ * the tree above the chunks runs in the lanes too (BLAKE3's hash_many on
+ * parents). */
+typedef void fh_blake3_parents_fn(const uint32_t key[8],
+				  const uint32_t (*children)[8], size_t n,
+				  uint32_t flags, uint32_t (*cvs)[8]);
+FH_KERNEL_ACCESSOR(fh_blake3_parents, tree)
+/* Multi-buffer BLAKE3 (the engine's lanes: one small input a lane): for
+ * each lane, NBLOCKS 64-byte blocks of the first chunk of an input, none
+ * its last block, into the lane's state (struct fh_blake3_lane), whose
+ * blocks done say which block starts the chunk.  Unkeyed, counter 0. */
+struct fh_blake3_lane {
+	uint32_t cv[8];
+	uint32_t blocks;        /* blocks of the chunk compressed */
+	uint32_t pad[3];
+};
+typedef void fh_blake3_lanes_fn(struct fh_blake3_lane *states,
+				const uint8_t *const *data, size_t nblocks);
+FH_KERNEL_ACCESSOR(fh_blake3_lanes, blocks_xn)
 
 /* The checksum families.  CRC: the register REG (crc.h) after the N
  * bytes at P, for model M; a kernel may serve some models only and hand
@@ -203,6 +269,8 @@ extern const struct fh_kernel fh_keccak_portable;
 extern const struct fh_kernel fh_sha1_portable;
 extern const struct fh_kernel fh_sha256_portable;
 extern const struct fh_kernel fh_sha512_portable;
+extern const struct fh_kernel fh_blake2b_portable;
+extern const struct fh_kernel fh_blake3_portable;
 extern const struct fh_kernel fh_crc_portable;
 extern const struct fh_kernel fh_sum_portable;
 extern const struct fh_kernel fh_xxh_portable;
@@ -258,6 +326,22 @@ const struct fh_kernel *fh_kernel_at(size_t i);
 void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
 		    const struct fh_kernel *kernel);
 
+/* What starts a hash beyond its algorithm: the digest's length (BLAKE2b's
+ * parameter), and a key: BLAKE2b's (1..64 bytes), BLAKE3's keyed_hash key
+ * (32 bytes) or derive_key context (any length). */
+enum fh_keying { FH_KEY_NONE, FH_KEY_KEYED, FH_KEY_DERIVE };
+struct fh_hash_params {
+	size_t outlen;          /* 0: the algorithm's default */
+	enum fh_keying keying;
+	const uint8_t *key;     /* KEYLEN bytes; FH_KEY_DERIVE: the context */
+	size_t keylen;
+};
+/* fh_init_kernel with P (NULL: the defaults).  Returns false, CTX
+ * unusable, when ALGO takes no such key. */
+bool fh_init_params(fh_ctx *ctx, const struct fh_algo *algo,
+		    const struct fh_kernel *kernel,
+		    const struct fh_hash_params *p);
+
 /* Every family through one door (blocks.c, over the families' ops
  * records of family.h), for the modes that do not care which family they
  * drive.  A state is the family's kernel array (fh_state_bytes of it;
@@ -267,6 +351,11 @@ void fh_init_kernel(fh_ctx *ctx, const struct fh_algo *algo,
  * Keccak), fh_digest writes OUTLEN bytes of digest from a state that has
  * absorbed the padding (K squeezes, for the sponges). */
 size_t fh_state_bytes(enum fh_family family);
+/* The bytes of a message that must stay out of fh_blocks and
+ * fh_blocks_xn: 1 where the family compresses its last block its own way
+ * (BLAKE2b; the message's last 1..block bytes then go through fh_update
+ * and fh_final), else 0. */
+size_t fh_held_bytes(enum fh_family family);
 void fh_state_start(const struct fh_algo *algo, void *state);
 void fh_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
 	       void *state, const uint8_t *data, size_t nblocks);
@@ -274,6 +363,20 @@ void fh_blocks_xn(const struct fh_kernel *k, const struct fh_algo *algo,
 		  void *states, const uint8_t *const *data, size_t nblocks);
 void fh_digest(const struct fh_algo *algo, const struct fh_kernel *k,
 	       void *state, uint8_t *out, size_t outlen);
+
+/* The engine's lanes, for every family (blocks.c): the most bytes of an
+ * input ALGO's lanes take (0: any), the whole blocks a lane may absorb
+ * with HAVE bytes read past ABSORBED ones (BLAKE3's keep the last byte of
+ * its one chunk, BLAKE2b's the last byte of the input: fh_held_bytes),
+ * and CTX started on KERNEL for a digest of OUTLEN bytes (BLAKE2b's
+ * length is a parameter) and going on from a lane's STATE after ABSORBED
+ * bytes. */
+uint64_t fh_lane_max(const struct fh_algo *algo);
+size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
+		      uint64_t absorbed);
+void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
+		 const struct fh_kernel *kernel, size_t outlen,
+		 const void *state, uint64_t absorbed);
 
 /* The most bytes fh_pad writes: two of SHA-512's 128-byte blocks. */
 #define FH_PAD_MAX 256

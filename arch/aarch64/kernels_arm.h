@@ -63,4 +63,9 @@ void fh_keccak_permute_x2_sha3ce(uint64_t s0[25], uint64_t s1[25],
 void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25],
 			       unsigned rounds);
 
+/* BLAKE3 on Advanced SIMD: whole chunks and parents four at a time
+ * (blake3-neon) and the lanes of four inputs' first chunks
+ * (blake3-neonx4), both in blake3_neon.c. */
+extern const struct fh_kernel fh_blake3_neon, fh_blake3_neonx4;
+
 #endif

@@ -96,6 +96,14 @@ extern const struct fh_kernel fh_sha1_avx512x16;
 extern const struct fh_kernel fh_sha256_avx512x16;
 extern const struct fh_kernel fh_sha512_avx512x8;
 
+/* BLAKE2b, one stream, the work vector's rows in YMM registers: AVX2
+ * (blake2b_avx2.c) and AVX-512VL's rotates (blake2b_avx512.c); in lanes,
+ * 4 messages in AVX2 (blake2b_avx2x4.c) and 8 in AVX-512
+ * (blake2b_avx512x8.c). */
+extern const struct fh_kernel fh_blake2b_avx2;
+extern const struct fh_kernel fh_blake2b_avx512;
+extern const struct fh_kernel fh_blake2b_avx2x4;
+extern const struct fh_kernel fh_blake2b_avx512x8;
 /* CRC (crc_pclmul.c): every model by carry-less multiply folding. */
 extern const struct fh_kernel fh_crc_pclmul;
 /* The same on YMM registers (crc_vpclmul.c), VPCLMULQDQ with AVX2. */
@@ -105,5 +113,29 @@ extern const struct fh_kernel fh_xxh_avx2;
 
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);
+
+/* BLAKE3: whole chunks and parents 4, 8 and 16 at a time, one per lane
+ * (blake3_sse41.c, blake3_avx2.c, blake3_avx512.c: blake3-sse41,
+ * blake3-avx2, blake3-avx512), and the lanes of many inputs' first chunks
+ * (blake3-sse41x4, blake3-avx2x8, blake3-avx512x16).  The wider kernels
+ * hand what is left over to the narrower ones and compress single blocks
+ * with the SSE4.1 code; test_avx512_emu calls the AVX-512 functions. */
+#if defined(FH_HAVE_X86_BLAKE3_SSE41)
+extern const struct fh_kernel fh_blake3_sse41, fh_blake3_sse41x4;
+fh_blake3_compress_fn fh_blake3_compress_sse41;
+fh_blake3_chunks_fn fh_blake3_chunks_sse41;
+fh_blake3_parents_fn fh_blake3_parents_sse41;
+#endif
+#if defined(FH_HAVE_X86_BLAKE3_AVX2)
+extern const struct fh_kernel fh_blake3_avx2, fh_blake3_avx2x8;
+fh_blake3_chunks_fn fh_blake3_chunks_avx2;
+fh_blake3_parents_fn fh_blake3_parents_avx2;
+#endif
+#if defined(FH_HAVE_X86_BLAKE3_AVX512) || defined(FH_AVX512_EMULATE)
+extern const struct fh_kernel fh_blake3_avx512, fh_blake3_avx512x16;
+fh_blake3_chunks_fn fh_blake3_chunks_avx512;
+fh_blake3_parents_fn fh_blake3_parents_avx512;
+fh_blake3_lanes_fn fh_blake3_lanes_avx512x16;
+#endif
 
 #endif

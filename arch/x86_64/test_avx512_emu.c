@@ -1,7 +1,9 @@
 /* test_avx512_emu.c: the AVX-512 kernels' logic against the portable
  * kernels on any x86-64 CPU.  md5_avx512.c, keccak_avx512.c and the
  * multi-buffer md5_avx512x16.c, md5_avx512x32.c, keccak_avx512x8.c and
- * sha_avx512xn.c (SHA-1, SHA-256 and SHA-512 in 16, 16 and 8 lanes) are
+ * sha_avx512xn.c (SHA-1, SHA-256 and SHA-512 in 16, 16 and 8 lanes),
+ * blake2b_avx512.c and blake2b_avx512x8.c (BLAKE2b, one stream and 8
+ * lanes) are
  * built a second time with FH_AVX512_EMULATE, which turns their AVX-512
  * operations (VPTERNLOG, VPROL, and for the multi-buffer kernels the adds,
  * unpacks, loads and stores of their transposes) into plain C with the
@@ -182,6 +184,48 @@ static void multi_sha(const struct fh_kernel *k, const struct fh_kernel *p)
 	}
 }
 
+/* BLAKE2b in 8 lanes: each lane from its own random state and counter
+ * over its own data and block count; the kernel runs all lanes as far as
+ * the shortest goes and the portable kernel each lane's remainder, as the
+ * engine does, and every lane must end as the portable kernel on its whole
+ * input, the counter included; the state past the lanes left alone. */
+static void multi_blake2b(const struct fh_kernel *k)
+{
+	fh_blake2b_blocks_fn *p = fh_blake2b_blocks_of(&fh_blake2b_portable);
+
+	for (int trial = 0; trial < 40; trial++) {
+		uint64_t want[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
+		uint64_t got[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
+		const uint8_t *d[FH_MAX_LANES];
+		size_t nb[FH_MAX_LANES], n = SIZE_MAX;
+
+		for (unsigned i = 0; i <= FH_MAX_LANES; i++)
+			for (int w = 0; w < FH_BLAKE2B_LANE_WORDS; w++)
+				want[i][w] = got[i][w] = next();
+		for (unsigned i = 0; i < k->lanes; i++) {
+			d[i] = lane_data[i] + (i * 5 + (unsigned)trial) % 16;
+			nb[i] = trial % 5 == 0 ? (size_t)trial % 3 : next() % 18;
+			if (nb[i] < n)
+				n = nb[i];
+			/* Counters about to wrap, now and then. */
+			if (trial % 4 == 3)
+				want[i][8] = got[i][8] = ~(uint64_t)0 - next() % 700;
+			p(want[i], d[i], nb[i], want[i][8], false);
+			want[i][8] += nb[i] * 128;
+		}
+		fh_blake2b_blocks_xn_of(k)(got, d, n);
+		for (unsigned i = 0; i <= k->lanes; i++) {
+			if (i < k->lanes) {
+				p(got[i], d[i] + n * 128, nb[i] - n, got[i][8], false);
+				got[i][8] += (nb[i] - n) * 128;
+			}
+			check(i < k->lanes ? "blake2b x8 lane, trial"
+					   : "blake2b x8 past the lanes, trial",
+			      (size_t)trial, want[i], got[i], sizeof want[i]);
+		}
+	}
+}
+
 int main(void)
 {
 	static uint8_t data[16 * 168 + 16];
@@ -231,6 +275,24 @@ int main(void)
 		}
 	}
 
+	for (size_t off = 0; off < 16; off += 5) {
+		for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+			uint64_t want[8], got[8], t = next();
+			bool last = (c + off) % 2;
+
+			if (c == 3)
+				t = ~(uint64_t)0 - 200; /* wraps */
+			for (int i = 0; i < 8; i++)
+				want[i] = got[i] = next();
+			fh_blake2b_blocks_of(&fh_blake2b_portable)(want, data + off,
+								   counts[c], t, last);
+			fh_blake2b_blocks_of(&fh_blake2b_avx512)(got, data + off,
+								 counts[c], t, last);
+			check("blake2b_blocks, blocks", counts[c], want, got,
+			      sizeof want);
+		}
+	}
+
 	for (unsigned i = 0; i < FH_MAX_LANES; i++)
 		for (size_t j = 0; j < LANE_BYTES; j++)
 			lane_data[i][j] = (uint8_t)next();
@@ -240,6 +302,7 @@ int main(void)
 	multi_sha(&fh_sha1_avx512x16, &fh_sha1_portable);
 	multi_sha(&fh_sha256_avx512x16, &fh_sha256_portable);
 	multi_sha(&fh_sha512_avx512x8, &fh_sha512_portable);
+	multi_blake2b(&fh_blake2b_avx512x8);
 
 	printf("avx512 kernels, emulated: %lu checks, %lu failed\n", checks,
 	       failed);

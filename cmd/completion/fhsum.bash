@@ -17,6 +17,8 @@ _fhsum_options='
 -a --algorithm      algorithm
 -b --binary         -
 -c --check          -
+-  --only           file
+-  --expect         value
 -l --length         bits
 -  --tag            -
 -  --untagged       -

@@ -38,6 +38,8 @@ end
 complete -c fhsum -s a -l algorithm -x -a '(__fhsum_algorithms)' -d 'Hash with this algorithm'
 complete -c fhsum -s b -l binary -d 'Read in binary mode'
 complete -c fhsum -s c -l check -d 'Read checksums from the files and check them'
+complete -c fhsum -l only -r -F -d 'With -c, check only the entries of this name'
+complete -c fhsum -l expect -x -d 'Check each file against this digest (hex or base64)'
 complete -c fhsum -s l -l length -x -a '224 256 384 512' -d 'Digest length in bits'
 complete -c fhsum -l tag -d 'Create a BSD-style checksum'
 complete -c fhsum -l untagged -d 'Undo an earlier --tag'

@@ -15,8 +15,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "hashdeep.h"
 #include "lines.h"
 #include "listread.h"
+#include "shapes.h"
 
 /* A batch holds this much and one more line, whatever its length. */
 #define BATCH_BYTES ((size_t)256 << 10)
@@ -47,10 +49,12 @@ struct reader {
 	/* The parse's own. */
 	struct fh_list_parser p;
 	struct fh_lines lines;
+	struct fh_shapes text;  /* what of the lines is read (shapes.h) */
 	struct fh_meta meta;
 	bool pending;           /* META is the next entry's */
 	uint64_t lineno;
 	uint8_t *digest;        /* FH_MAX_XOF_BYTES */
+	struct fh_hashdeep *hd; /* NULL, or a hashdeep list's columns */
 
 	/* The ring: batches [head, head + full) are parsed and waiting;
 	 * the parse fills batch head + full once it is free. */
@@ -101,13 +105,25 @@ static bool parse_batch(struct reader *r, struct batch *b)
 	while (b->used < BATCH_BYTES) {
 		char *line;
 		size_t len;
-		enum fh_lines_status got = fh_lines_next(&r->lines, &line, &len);
+		uintmax_t lineno;
+		enum fh_lines_status got = fh_shapes_text(&r->text, &line, &len, &lineno);
 		struct fh_list_line l;
 		enum fh_line_kind kind = FH_LINE_BAD;
 
 		if (got == FH_LINES_END)
 			return false;
-		r->lineno++;
+		r->lineno = lineno;
+		if (r->hd && r->lineno == 1 && got == FH_LINES_LINE &&
+		    fh_hashdeep_starts(line, len))
+			r->hd->on = true;
+		if (r->hd && r->hd->on) {
+			/* A hashdeep list: its rows, and no "#fhsum" lines. */
+			if (got == FH_LINES_LINE)
+				kind = fh_hashdeep_parse(r->hd, line, len, &l);
+			if (kind != FH_LINE_SKIP)
+				put(b, kind, &l, r->hd->row, NULL, r->lineno);
+			continue;
+		}
 		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &r->meta)) {
 			r->pending = true;
 			continue;
@@ -238,6 +254,9 @@ int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_rea
 		r->ring[i].data = (unsigned char *)r + head + i * batch;
 	r->digest = (uint8_t *)r + head + nbatches * batch;
 	r->p = *parser;
+	/* A clear-signed list's signed text alone, where asked. */
+	fh_shapes_start(&r->text, &r->lines, fd, NULL, how->outside != NULL);
+	r->hd = how->hashdeep;
 	if (threaded) {
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->cv, NULL);
@@ -262,6 +281,9 @@ int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_rea
 	}
 	int err = r->lines.err;
 
+	if (how->outside)
+		*how->outside = r->text.outside + r->text.late;
+	fh_shapes_free(&r->text);
 	*parser = r->p;
 	fh_lines_free(&r->lines);
 	free(r);

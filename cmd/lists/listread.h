@@ -8,6 +8,8 @@
 #include "list/checklist.h"
 #include "list/manifest.h"
 
+struct fh_hashdeep;
+
 /* What the reading hands over, in line order, on the caller's thread. */
 struct fh_list_reading {
 	void *ctx;
@@ -20,6 +22,16 @@ struct fh_list_reading {
 	void (*bad)(void *ctx, uint64_t lineno);
 	/* A name's hash a few lines ahead of EACH (NULL: not wanted). */
 	void (*prefetch)(void *ctx, uint64_t hash);
+	/* Where to count the lines of a clear-signed list outside its
+	 * signed part, which are not read (NULL: the armour is read as any
+	 * other lines are; set only where the parser reads published
+	 * lists). */
+	uint64_t *outside;
+	/* Where a list that begins as hashdeep's does is read by its rules,
+	 * into which its columns go (hashdeep.h), its rows handed to EACH
+	 * with their row bytes as the digest; NULL: every list is read as a
+	 * GNU list. */
+	struct fh_hashdeep *hashdeep;
 };
 
 /* Reads the list FD to its end with PARSER (its state carried over, and

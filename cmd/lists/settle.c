@@ -20,7 +20,7 @@ size_t fh_settle_algos(size_t outlen, const struct fh_algo **out)
 	for (int id = 0; id < FH_ALGO_COUNT && n < FH_CAND_MAX; id++) {
 		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
 
-		if (a && !a->xof && a->digest_bytes == outlen) {
+		if (a && fh_algo_untagged_as(a, outlen)) {
 			if (out)
 				out[n] = a;
 			n++;
@@ -109,7 +109,8 @@ const struct fh_algo *fh_settle_retry(const char *name, const struct fh_candidat
 	}
 	for (size_t i = 0; i < c->n; i++)
 		if (c->algo[i] != skip)
-			fh_init_kernel(&ctx[i], c->algo[i], c->kernel[i]);
+			fh_init_params(&ctx[i], c->algo[i], c->kernel[i],
+				       &(struct fh_hash_params){ .outlen = outlen });
 	for (;;) {
 		ssize_t got = read(fd, buf, cap);
 

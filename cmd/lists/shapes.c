@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hashdeep.h"
 #include "shapes.h"
 
 #define BEGIN_SIGNED "-----BEGIN PGP SIGNED MESSAGE-----"
@@ -106,6 +107,11 @@ out:
 	return found;
 }
 
+bool fh_shapes_signed(int fd)
+{
+	return find_begin(fd) != 0;
+}
+
 /* Whether LIST is named as an SFV list is: "*.sfv", in any case. */
 static bool is_sfv_name(const char *list)
 {
@@ -152,6 +158,15 @@ static char *keep(char **buf, size_t *cap, const char *line, size_t len)
 
 /* The next line of the text: the signed text of a clear-signed list,
  * else every line. */
+static enum fh_lines_status text_next(struct fh_shapes *s, char **line,
+				      size_t *len, uintmax_t *lineno);
+
+enum fh_lines_status fh_shapes_text(struct fh_shapes *s, char **line,
+				    size_t *len, uintmax_t *lineno)
+{
+	return text_next(s, line, len, lineno);
+}
+
 static enum fh_lines_status text_next(struct fh_shapes *s, char **line,
 				      size_t *len, uintmax_t *lineno)
 {
@@ -492,6 +507,16 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 			s->entries++;
 			return FH_SHAPE_BAD;
 		}
+		/* A hashdeep list, by its first line: rows, not GNU lines. */
+		if (s->on && s->hashdeep && *lineno == 1 && fh_hashdeep_starts(line, len))
+			s->hashdeep->on = true;
+		if (s->hashdeep && s->hashdeep->on) {
+			kind = fh_hashdeep_parse(s->hashdeep, line, len, out);
+			if (kind == FH_LINE_SKIP)
+				continue;
+			s->entries++;
+			return kind == FH_LINE_OK ? FH_SHAPE_OK : FH_SHAPE_BAD;
+		}
 		/* The parser writes into the line: a line that may be a
 		 * sidecar's or gpg's is kept as it was; a first line is
 		 * parsed from a copy, since the lines after it are read to
@@ -509,6 +534,8 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 			s->single = s->on && first && nothing_more(s);
 			return FH_SHAPE_OK;
 		}
+		if (kind == FH_LINE_UNSUPPORTED)
+			return FH_SHAPE_UNSUPPORTED;
 		if (!orig)
 			return FH_SHAPE_BAD;
 		if (first && s->list && sidecar(s, p, orig, len, out) == FH_SHAPE_OK) {

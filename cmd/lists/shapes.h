@@ -10,6 +10,7 @@
  * - a sidecar: a list that holds one digest alone checks the file it is
  *   named for ("x.tar.gz.sha256" checks "x.tar.gz", beside it), in the
  *   algorithm its extension names, else by the digest's length;
+ * - a hashdeep list, told by its first line: its rows (hashdeep.h).
  * - an SFV list (a name ending in ".sfv"): "NAME CRC32" lines, the CRC-32
  *   (crc32b) in 8 hex digits after the line's last space, ';' lines
  *   comments (RHash's and the scene's form).
@@ -25,9 +26,14 @@
 #include "lines.h"
 #include "list/checklist.h"
 
+struct fh_hashdeep;
+
 struct fh_shapes {
 	struct fh_lines *lines;
 	bool on;                /* fhsum's own name: the shapes are read */
+	/* Where a hashdeep list's columns go, set by the caller after
+	 * fh_shapes_start; NULL: hashdeep lists are not read as such. */
+	struct fh_hashdeep *hashdeep;
 	bool sfv;               /* an SFV list: its lines alone are read */
 	const char *list;       /* the list as named; NULL: standard input */
 	uintmax_t lineno;       /* the last line read */
@@ -60,6 +66,7 @@ struct fh_shapes {
 enum fh_shape_kind {
 	FH_SHAPE_OK,            /* an entry */
 	FH_SHAPE_BAD,           /* an improperly formatted line */
+	FH_SHAPE_UNSUPPORTED,   /* a line of a tag the table lacks */
 	FH_SHAPE_END,           /* the end of the list, or a read error */
 };
 
@@ -70,13 +77,26 @@ bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 		     const char *list, bool on);
 
 /* The next entry of the list, parsed with P into OUT (valid until the
- * next call), and the line it began on into *LINENO. */
+ * next call), and the line it began on into *LINENO.  A hashdeep list's
+ * rows are parsed by its rules instead, their row bytes in the
+ * columns' record. */
 enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 				  struct fh_list_line *out, uintmax_t *lineno);
+
+/* The next line of the list's text alone (a clear-signed list's signed
+ * text; every line of another list), and its line number: for readers
+ * that parse the lines themselves.  Not to be mixed with fh_shapes_next
+ * on one list. */
+enum fh_lines_status fh_shapes_text(struct fh_shapes *s, char **line,
+				    size_t *len, uintmax_t *lineno);
 
 /* The file a list named LIST is named for, beside it: LIST without its
  * last extension (malloc'd); NULL when its last component has none. */
 char *fh_shapes_stem(const char *list);
+
+/* Whether the regular file FD holds a clear-signed message (read with
+ * pread: its offset is left as it was). */
+bool fh_shapes_signed(int fd);
 
 /* Frees what S holds (not its lines). */
 void fh_shapes_free(struct fh_shapes *s);

@@ -2,7 +2,10 @@
  * (listread.c; a name's first line counts, a second is handed to the
  * caller as a duplicate), and for a rewrite its new text: the old lines
  * byte for byte, the changes in their places, the new files at the end,
- * written beside the list and renamed over it (listfile.c). */
+ * written beside the list and renamed over it (listfile.c).  A hashdeep
+ * list's rows are entries whose digest is their row bytes (hashdeep.h):
+ * its lines are copied and replaced as any list's are, its new rows
+ * written in its columns. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,6 +19,7 @@
 #include "cli.h"
 #include "listread.h"
 #include "platform.h"
+#include "shapes.h"
 #include "store.h"
 
 void *fh_store_xmalloc(size_t n)
@@ -152,6 +156,7 @@ void fh_store_init(struct fh_store *s, const char *name, const struct cli *c)
 	s->lf.fd = -1;
 	fh_manifest_init(&s->m);
 	fh_settle_init(&s->settle, c);
+	fh_hashdeep_init(&s->hd, c);
 }
 
 /* Held, the list is locked first and stays locked to its rewrite. */
@@ -175,6 +180,10 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 			return 0; /* created by the rewrite */
 		fd = s->lf.fd;
 		st = s->lf.st;
+		/* Lines written into a clear-signed list would be outside
+		 * its signed part, or void its signature. */
+		if (fh_shapes_signed(fd))
+			return FH_ELIST_SIGNED;
 	} else {
 		fd = open(s->name, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) != 0) {
@@ -190,7 +199,8 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	/* Lines of lists are rarely under 40 bytes. */
 	fh_manifest_expect(&s->m, (size_t)(st.st_size / 40));
 	struct reading r = { s, ev, 0 };
-	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch };
+	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch,
+						 &s->outside, &s->hd };
 
 	s->listed = *how;
 	int err = fh_list_read(fd, &s->listed, &reading);
@@ -211,7 +221,8 @@ static const struct fh_algo *news_declared(const struct fh_store *s)
 
 	for (size_t i = 0; i < s->nnews; i++)
 		unwritten += !s->news[i]->renamed;
-	if (!unwritten || !n || !untagged || n->xof || fh_settle_algos(n->digest_bytes, NULL) < 2 ||
+	if (!unwritten || !n || !untagged || !fh_algo_untagged_as(n, n->digest_bytes) ||
+	    fh_settle_algos(n->digest_bytes, NULL) < 2 ||
 	    fh_list_declared(&s->listed, n->digest_bytes))
 		return NULL;
 	for (size_t i = 0; i < s->settle.n; i++)
@@ -241,7 +252,8 @@ static const struct fh_algo *declared(const struct fh_store *s, size_t outlen)
 static bool needs_name(const struct fh_store *s, int form, const struct fh_algo *algo,
 		       size_t outlen)
 {
-	return !(form & FH_FMT_TAG) && !algo->xof && fh_settle_algos(outlen, NULL) > 1 &&
+	return !(form & FH_FMT_TAG) && fh_algo_untagged_as(algo, outlen) &&
+	       fh_settle_algos(outlen, NULL) > 1 &&
 	       declared(s, outlen) != algo;
 }
 
@@ -273,6 +285,14 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		     size_t outlen, const char *name, size_t len,
 		     const struct fh_meta *meta)
 {
+	if (s->hd.on) {
+		/* A hashdeep row: no metadata, no escapes. */
+		char *row = fh_store_xmalloc(fh_hashdeep_format_size(&s->hd, len));
+
+		fh_listout_put(w, row, fh_hashdeep_format(&s->hd, digest, name, len, row));
+		free(row);
+		return;
+	}
 	size_t textlen = form & FH_FMT_BASE64 ? fh_base64(s->text, digest, outlen)
 					      : 2 * outlen;
 	char *line = fh_store_xmalloc(fh_format_size(textlen, len));
@@ -296,6 +316,8 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
  * settled that the old list did not declare. */
 static void put_declarations(struct fh_store *s, struct fh_listout *w)
 {
+	if (s->hd.on)
+		return; /* its header stays the first line */
 	for (size_t i = 0; i < s->settle.n; i++) {
 		const struct fh_algo *v = fh_settle_verdict(&s->settle.cand[i]);
 

@@ -26,6 +26,7 @@
 
 #include "list/checklist.h"
 #include "errors.h"
+#include "hashdeep.h"
 #include "listfile.h"
 #include "list/manifest.h"
 #include "settle.h"
@@ -83,9 +84,14 @@ struct fh_store {
 	 * parser; the lengths its untagged lines leave to settle. */
 	struct fh_list_parser listed;
 	struct fh_settle settle;
+	/* A hashdeep list's columns (HD.on): its rows are kept, and new
+	 * ones written, by its rules, with every column's digests. */
+	struct fh_hashdeep hd;
 	int first_form;         /* the first line's FH_FMT_* (-1: none) */
 	bool any_meta;          /* a line has metadata */
 	uint64_t bad_lines, duplicates;
+	/* A clear-signed list's lines outside its signed part, not read. */
+	uint64_t outside;
 	/* The list's own file, never an entry of itself. */
 	dev_t self_dev;
 	ino_t self_ino;

@@ -85,7 +85,11 @@ struct fh_engine_opts {
 /* The algorithms an untagged digest of one length may be, for the jobs of
  * one list whose lines have that length: the caller's, alive for the run.
  * VERDICT is the one a file's content showed the list to use, or NULL
- * while none has: a hashing thread stores it (once; others read it). */
+ * while none has: a hashing thread stores it (once; others read it).
+ * Candidates may also be of different lengths, for a job that wants
+ * every one's digest of one read (a hashdeep row's columns): with no
+ * EXPECT no verdict is ever taken, and the job's OUTLEN is the longest
+ * of their digests, which each fill from its start. */
 struct fh_candidates {
 	size_t n;                                /* 2..FH_CAND_MAX */
 	const struct fh_algo *algo[FH_CAND_MAX];
@@ -105,6 +109,10 @@ struct fh_job {
 	const struct fh_kernel *multi;
 	bool multi_only;
 	size_t outlen;
+	/* ALGO's key or derive-key context (BLAKE3's modes), or NULL; its
+	 * outlen is not read (OUTLEN is).  A job with a key never shares
+	 * lanes. */
+	const struct fh_hash_params *key;
 	void *user;             /* the caller's, handed back untouched */
 	/* Bytes the caller holds for this job until it is handed back; with
 	 * the engine's own copies they count against the ring's bound on

@@ -191,14 +191,19 @@ static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
 
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
-		  uint64_t *size)
+		  const struct fh_kernel *multi, const struct fh_hash_params *key,
+		  uint8_t *out, size_t outlen, uint64_t *size)
 {
+	struct fh_hash_params p = key ? *key : (struct fh_hash_params){ 0 };
 	fh_ctx ctx;
 	int err = 0;
 
 	*size = 0;
-	fh_init_kernel(&ctx, algo, kernel);
+	p.outlen = outlen;
+	if (!fh_init_params(&ctx, algo, kernel, &p)) {
+		fh_input_close(in, fds);
+		return EINVAL;
+	}
 	if (algo->cv_bytes)
 		fh_kt_init(&ctx, multi);
 	/* A lone large input of a family whose slices combine (the CRCs)
@@ -221,7 +226,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		/* Read, not mapped, a lone large KT input still has its
 		 * team, each thread reading the leaves it claims; not at
 		 * depth 1, whose disk wants one reader in order. */
-		bool team_reads = r->no_mmap && !r->seq && algo->cv_bytes &&
+		bool team_reads = r->no_mmap && !r->seq && fh_team_serves(algo) &&
 				  r->kt_threads > 1 &&
 				  end - pos >= (off_t)FH_KT_TEAM_MIN;
 
@@ -274,7 +279,8 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
  * into a context per candidate, those the verdict rules out dropped as
  * soon as it is known, so that a large file pays for the others only
  * until a smaller one has settled the list.  D receives each candidate's
- * digest (OUTLEN bytes apart); LIVE says which were finished. */
+ * digest (OUTLEN bytes apart, each of its algorithm's length); LIVE says
+ * which were finished. */
 static int hash_cands(struct fh_reader *r, struct fh_input *in,
 		      const struct fh_candidates *c, const struct fh_algo *v,
 		      size_t outlen, uint8_t *d, bool *live, size_t *alive,
@@ -287,7 +293,9 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 	for (size_t i = 0; i < c->n; i++) {
 		live[i] = !v || c->algo[i] == v;
 		if (live[i]) {
-			fh_init_kernel(&ctx[i], c->algo[i], c->kernel[i]);
+			const struct fh_hash_params p = { .outlen = outlen };
+
+			fh_init_params(&ctx[i], c->algo[i], c->kernel[i], &p);
 			left++;
 		}
 	}
@@ -316,7 +324,8 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 	*alive = left;
 	for (size_t i = 0; i < c->n && !err; i++)
 		if (live[i])
-			fh_final(&ctx[i], d + i * outlen, outlen);
+			fh_final(&ctx[i], d + i * outlen,
+				 c->algo[i]->xof ? outlen : c->algo[i]->digest_bytes);
 	return err;
 }
 
@@ -341,14 +350,14 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 	j->chosen = -1;
 	if (!c)
 		return fh_input_hash(r, in, fds, j->algo, j->kernel, j->multi,
-				     j->digest, j->outlen, &j->size);
+				     j->key, j->digest, j->outlen, &j->size);
 	v = atomic_load_explicit(&c->verdict, memory_order_acquire);
 	if (v) {
 		/* Settled already: the one algorithm, by the usual path. */
 		j->chosen = cand_index(c, v);
 		j->algo = v;
 		return fh_input_hash(r, in, fds, v, c->kernel[j->chosen], NULL,
-				     j->digest, j->outlen, &j->size);
+				     NULL, j->digest, j->outlen, &j->size);
 	}
 	size_t alive;
 

@@ -110,13 +110,13 @@ int fh_input_check_end(const struct fh_input *in, uint64_t total);
 /* Hashes IN to its end with ALGO on KERNEL into OUT (OUTLEN bytes), then
  * closes it (not standard input) and uncounts it from FDS.  KT128/KT256
  * hash whole leaves on MULTI (NULL: on KERNEL), and on R->kt_threads
- * threads when the file is large.  Returns 0, an errno value or
- * FH_ESHRANK; stores the bytes hashed in *SIZE.  Thread-safe with one
- * reader per thread. */
+ * threads when the file is large.  KEY: ALGO's key or context (fh_job),
+ * or NULL.  Returns 0, an errno value or FH_ESHRANK; stores the bytes
+ * hashed in *SIZE.  Thread-safe with one reader per thread. */
 int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
-		  const struct fh_kernel *multi, uint8_t *out, size_t outlen,
-		  uint64_t *size);
+		  const struct fh_kernel *multi, const struct fh_hash_params *key,
+		  uint8_t *out, size_t outlen, uint64_t *size);
 /* Hashes IN for job J as fh_job says: with J's algorithm and kernels
  * (fh_input_hash), or with its candidates.  Sets J's digest, size,
  * CHOSEN and, with candidates, ALGO; returns as fh_input_hash. */

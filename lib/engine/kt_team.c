@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "blake3.h"
 #include "guard.h"
 #include "io.h"
 #include "kt.h"
@@ -32,6 +33,22 @@
  * close together. */
 #define FH_KT_CLAIM 32
 
+struct fh_kt_team;
+
+/* A tree the team hashes: KT's leaves, or BLAKE3's subtrees of 32
+ * chunks.  The bytes of a leaf and of a claim (the same for both, so
+ * that a thread's read buffer serves either), whether the input's last
+ * byte must stay out of the leaves (BLAKE3's root is finished by the
+ * context), and the three pieces of the tree's code. */
+struct tree {
+	size_t leaf, claim_bytes;
+	bool keep_last;
+	size_t (*lead_after)(const fh_ctx *ctx, uint64_t more);
+	void (*leaves)(const struct fh_kt_team *t, const uint8_t *p,
+		       uint64_t first, size_t n, uint8_t *cvs);
+	void (*add)(fh_ctx *ctx, const uint8_t *cvs, size_t n);
+};
+
 struct window {
 	const uint8_t *map;     /* the mapping, for the fault guard; NULL: */
 	size_t maplen;
@@ -39,6 +56,7 @@ struct window {
 	off_t off;
 	const uint8_t *p;       /* the window's bytes */
 	size_t lead;            /* to the context before the leaves */
+	uint64_t first;         /* the input's leaf at P + LEAD */
 	size_t n;               /* whole leaves from P + LEAD */
 	size_t tail;            /* to the context after them */
 	uint8_t *cvs;           /* the leaves' chaining values */
@@ -58,6 +76,9 @@ struct fh_kt_team {
 	/* The kernels of the windows held (those of the context). */
 	const struct fh_algo *algo;
 	const struct fh_kernel *single, *multi;
+	const struct tree *tree;
+	size_t cvb;             /* bytes of a leaf's chaining value */
+	fh_ctx b3;              /* BLAKE3: the key, flags and kernel */
 	struct window win[FH_KT_TEAM_WINDOWS];
 	unsigned head, count;   /* the windows held, oldest first */
 	uint64_t held_bytes;    /* their bytes, not yet in the context */
@@ -74,6 +95,46 @@ struct claim {
 	size_t first, n;        /* leaves of W */
 };
 
+static void kt_leaves(const struct fh_kt_team *t, const uint8_t *p,
+		      uint64_t first, size_t n, uint8_t *cvs)
+{
+	(void)first;
+	fh_kt_leaves(t->algo, t->single, t->multi, p, n, cvs);
+}
+
+static void kt_add(fh_ctx *ctx, const uint8_t *cvs, size_t n)
+{
+	fh_kt_add_leaves(ctx, cvs, n);
+}
+
+static const struct tree kt_tree = {
+	.leaf = FH_KT_CHUNK, .claim_bytes = FH_KT_CLAIM * FH_KT_CHUNK,
+	.lead_after = fh_kt_lead_after, .leaves = kt_leaves, .add = kt_add,
+};
+
+static void b3_leaves(const struct fh_kt_team *t, const uint8_t *p,
+		      uint64_t first, size_t n, uint8_t *cvs)
+{
+	fh_blake3_leaves(&t->b3, p, first, n, cvs);
+}
+
+/* 8 leaves of 32 KiB: a claim of KT's size. */
+static const struct tree blake3_tree = {
+	.leaf = FH_BLAKE3_LEAF, .claim_bytes = FH_KT_CLAIM * FH_KT_CHUNK,
+	.keep_last = true, .lead_after = fh_blake3_lead_after,
+	.leaves = b3_leaves, .add = fh_blake3_add_leaves,
+};
+
+static const struct tree *tree_of(const fh_ctx *ctx)
+{
+	return ctx->algo->cv_bytes ? &kt_tree : &blake3_tree;
+}
+
+bool fh_team_serves(const struct fh_algo *algo)
+{
+	return algo->cv_bytes || algo->family == FH_FAMILY_BLAKE3;
+}
+
 /* The next claim, oldest window first; false if no leaves are left.
  * Under the lock. */
 static bool claim_next(struct fh_kt_team *t, struct claim *c)
@@ -89,7 +150,9 @@ static bool claim_next(struct fh_kt_team *t, struct claim *c)
 		c->t = t;
 		c->w = w;
 		c->first = w->claimed;
-		c->n = left < FH_KT_CLAIM ? left : FH_KT_CLAIM;
+		size_t most = t->tree->claim_bytes / t->tree->leaf;
+
+		c->n = left < most ? left : most;
 		w->claimed += c->n;
 		t->busy++;
 		return true;
@@ -103,9 +166,8 @@ static void hash_claim(void *arg)
 	const struct fh_kt_team *t = c->t;
 	const struct window *w = c->w;
 
-	fh_kt_leaves(t->algo, t->single, t->multi,
-		     w->p + w->lead + c->first * FH_KT_CHUNK, c->n,
-		     w->cvs + c->first * t->algo->cv_bytes);
+	t->tree->leaves(t, w->p + w->lead + c->first * t->tree->leaf,
+			w->first + c->first, c->n, w->cvs + c->first * t->cvb);
 }
 
 /* Claim C of a window read: its leaves into BUF, then hashed there. */
@@ -113,12 +175,12 @@ static bool read_claim(const struct claim *c, uint8_t *buf)
 {
 	const struct fh_kt_team *t = c->t;
 	const struct window *w = c->w;
-	off_t off = w->off + (off_t)(w->lead + c->first * FH_KT_CHUNK);
+	off_t off = w->off + (off_t)(w->lead + c->first * t->tree->leaf);
 
-	if (fh_pread_full(w->fd, buf, c->n * FH_KT_CHUNK, off) != 0)
+	if (fh_pread_full(w->fd, buf, c->n * t->tree->leaf, off) != 0)
 		return false;
-	fh_kt_leaves(t->algo, t->single, t->multi, buf, c->n,
-		     w->cvs + c->first * t->algo->cv_bytes);
+	t->tree->leaves(t, buf, w->first + c->first, c->n,
+			w->cvs + c->first * t->cvb);
 	return true;
 }
 
@@ -219,11 +281,18 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 	/* Only the caller adds and removes windows, so the free slot and
 	 * the bytes held can be read without the lock. */
 	struct window *w = &t->win[(t->head + t->count) % FH_KT_TEAM_WINDOWS];
-	size_t lead = fh_kt_lead_after(ctx, t->held_bytes);
-	size_t n, cvb = ctx->algo->cv_bytes;
+
+	if (!t->tree) {         /* a team serves one input */
+		t->tree = tree_of(ctx);
+		t->cvb = ctx->algo->cv_bytes ? ctx->algo->cv_bytes : 32;
+		if (!ctx->algo->cv_bytes)
+			t->b3 = *ctx;
+	}
+	size_t lead = t->tree->lead_after(ctx, t->held_bytes);
+	size_t n, cvb = t->cvb, keep = t->tree->keep_last;
 
 	lead = lead < len ? lead : len;
-	n = (len - lead) / FH_KT_CHUNK;
+	n = len - lead > keep ? (len - lead - keep) / t->tree->leaf : 0;
 	if (n > w->cv_cap) {
 		uint8_t *c = realloc(w->cvs, n * cvb);
 
@@ -246,8 +315,9 @@ void fh_kt_team_submit(struct fh_kt_team *t, const fh_ctx *ctx,
 	w->off = off;
 	w->p = p;
 	w->lead = lead;
+	w->first = (ctx->total + t->held_bytes + lead) / t->tree->leaf;
 	w->n = n;
-	w->tail = len - lead - n * FH_KT_CHUNK;
+	w->tail = len - lead - n * t->tree->leaf;
 	w->claimed = w->done = 0;
 	w->failed = false;
 	t->count++;
@@ -307,13 +377,13 @@ bool fh_kt_team_retire(struct fh_kt_team *t, fh_ctx *ctx)
 	}
 	pthread_mutex_unlock(&t->lock);
 
-	const size_t after = w->lead + w->n * FH_KT_CHUNK;
+	const size_t after = w->lead + w->n * t->tree->leaf;
 
 	ok = w->map ? fh_guard_update(ctx, w->map, w->maplen, w->p, w->lead)
 		    : update_read(ctx, w->fd, buf, w->off, w->lead);
 	if (ok) {
 		if (w->n)
-			fh_kt_add_leaves(ctx, w->cvs, w->n);
+			t->tree->add(ctx, w->cvs, w->n);
 		ok = w->map ? fh_guard_update(ctx, w->map, w->maplen,
 					      w->p + after, w->tail)
 			    : update_read(ctx, w->fd, buf,

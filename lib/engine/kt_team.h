@@ -1,4 +1,5 @@
-/* kt_team.h: several threads on the leaves of one KT128/KT256 input.
+/* kt_team.h: several threads on the leaves of one KT128/KT256 input, or
+ * on the subtrees of one BLAKE3 input.
  * Internal to the engine: fh_input_hash uses a team for a large mapped
  * file when the engine has threads to spare. */
 #ifndef FH_KT_TEAM_H
@@ -19,6 +20,10 @@
 #define FH_KT_TEAM_WINDOWS 2
 
 struct fh_kt_team;
+
+/* Whether a team hashes ALGO's large inputs: KT128 and KT256 (their
+ * leaves), BLAKE3 (its subtrees of 32 chunks). */
+bool fh_team_serves(const struct fh_algo *algo);
 
 /* A team of THREADS threads: the caller's and THREADS - 1 new ones,
  * each with a buffer for windows read where READS.  NULL when THREADS < 2

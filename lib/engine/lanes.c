@@ -1,5 +1,5 @@
-/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2 and SHA-3
- * are serial inside one input, so SIMD pays across inputs: a job manager
+/* lanes.c: a worker's multi-buffer lanes (see lanes.h).  MD5, SHA-1, SHA-2, SHA-3
+ * and BLAKE2b are serial inside one input, so SIMD pays across inputs: a job manager
  * in the style of the multi-buffer managers of isa-l_crypto keeps one file
  * per lane and refills a lane as soon as its file ends.  Inputs of every
  * size take lanes, read in chunks; the lanes' states are the single-stream
@@ -62,6 +62,8 @@ struct fh_lanes {
 	uint64_t states[FH_MAX_LANES * 25];
 };
 
+static size_t lane_blocks(const struct fh_lanes *l, const struct lane *ln);
+
 /* Lane I's state, of the busy lanes' algorithm. */
 static void *lane_state(struct fh_lanes *l, unsigned i)
 {
@@ -115,14 +117,27 @@ bool fh_lanes_room(const struct fh_lanes *l, const struct fh_job *job)
 	       job->multi_only == l->fixed && l->busy < l->multi->lanes;
 }
 
+/* A context of JOB's algorithm and digest length, from the start. */
+static void job_ctx(const struct fh_job *job, fh_ctx *ctx)
+{
+	const struct fh_hash_params p = { .outlen = job->outlen };
+
+	fh_init_params(ctx, job->algo, job->kernel, &p);
+}
+
 /* A context holding lane I's state after its absorbed blocks. */
 static void lane_ctx(struct fh_lanes *l, unsigned i, fh_ctx *ctx)
 {
 	struct fh_job *job = l->lane[i].job;
 
-	fh_init_kernel(ctx, job->algo, job->kernel);
-	memcpy(&ctx->state, lane_state(l, i), fh_state_bytes(job->algo->family));
-	ctx->total = l->lane[i].absorbed;
+	fh_lane_ctx(ctx, job->algo, job->kernel, job->outlen, lane_state(l, i),
+		    l->lane[i].absorbed);
+}
+
+/* The whole blocks lane LN may absorb in the lanes now. */
+static size_t lane_blocks(const struct fh_lanes *l, const struct lane *ln)
+{
+	return fh_lane_blocks(l->algo, ln->len - ln->pos, ln->absorbed);
 }
 
 static void release(struct fh_lanes *l, unsigned i, int err)
@@ -170,8 +185,7 @@ static int refill(struct fh_lanes *l, struct lane *ln, bool nowait)
 						   room, ln->got, &ln->eof);
 
 		if (n == -EAGAIN)
-			return ln->len - ln->pos < l->algo->block_bytes ? EAGAIN
-									: 0;
+			return lane_blocks(l, ln) == 0 ? EAGAIN : 0;
 		if (n < 0)
 			return (int)-n;
 		ln->len += (size_t)n;
@@ -185,7 +199,8 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 {
 	unsigned i;
 
-	if (!in->regular || !fh_lanes_room(l, job))
+	if (!in->regular || !fh_lanes_room(l, job) ||
+	    (fh_lane_max(job->algo) && in->size > fh_lane_max(job->algo)))
 		return false;
 	if (!l->busy && (l->multi != job->multi || l->fixed != job->multi_only)) {
 		l->multi = job->multi;
@@ -211,7 +226,7 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 
 	fh_ctx ctx;
 
-	fh_init_kernel(&ctx, job->algo, job->kernel);
+	job_ctx(job, &ctx);
 	memcpy(lane_state(l, i), &ctx.state, fh_state_bytes(job->algo->family));
 	/* A file that grew past the buffer since its fstat reads on later,
 	 * as any lane does. */
@@ -224,15 +239,29 @@ bool fh_lanes_take(struct fh_lanes *l, struct fh_job *job, void *tag,
 	return true;
 }
 
-/* Lane I's input ended: its tail and padding on the single-stream kernel. */
+/* Lane I's input ended, or the lanes take no more of it: the rest, its
+ * tail and padding on the single-stream kernel. */
 static void finish(struct fh_lanes *l, unsigned i)
 {
 	struct lane *ln = &l->lane[i];
 	fh_ctx ctx;
 
 	lane_ctx(l, i, &ctx);
-	fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
-	fh_meter_add(l->meter, ln->len - ln->pos);
+	for (;;) {
+		int err;
+
+		fh_update(&ctx, ln->buf + ln->pos, ln->len - ln->pos);
+		fh_meter_add(l->meter, ln->len - ln->pos);
+		ln->pos = ln->len;
+		/* A lane that holds only an input's start (BLAKE3's) reads
+		 * the rest of one that grew past it here. */
+		if (ln->eof)
+			break;
+		if ((err = refill(l, ln, false)) != 0) {
+			release(l, i, err);
+			return;
+		}
+	}
 	fh_final(&ctx, ln->job->digest, ln->job->outlen);
 	release(l, i, 0);
 }
@@ -251,8 +280,14 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 	size_t block = l->algo->block_bytes;
 	uint64_t done = 0;
 
+	if (fh_lane_max(l->algo)) {
+		/* Lanes that hold only an input's start: the rest at once. */
+		done = ln->len - ln->pos;
+		finish(l, i);
+		return done;
+	}
 	while (done < FH_SOLO_BYTES) {
-		size_t n = (ln->len - ln->pos) / block;
+		size_t n = lane_blocks(l, ln);
 		int err;
 
 		fh_blocks(k, l->algo, lane_state(l, i), ln->buf + ln->pos, n);
@@ -266,10 +301,10 @@ static uint64_t solo(struct fh_lanes *l, unsigned i)
 			release(l, i, err);
 			return done;
 		}
-		if (ln->len - ln->pos < block)
+		if (lane_blocks(l, ln) == 0)
 			break;
 	}
-	if (ln->eof && ln->len - ln->pos < block)
+	if (ln->eof && lane_blocks(l, ln) == 0)
 		finish(l, i);
 	return done;
 }
@@ -318,7 +353,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 				waits = (int)i;
 			continue;
 		}
-		if (ln->len - ln->pos < block && !ln->eof)
+		if (lane_blocks(l, ln) == 0 && !ln->eof)
 			err = refill(l, ln, true);
 		ln->waits = err == EAGAIN;
 		if (ln->waits) {
@@ -335,7 +370,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 			release(l, i, err);
 			continue;
 		}
-		if (ln->len - ln->pos < block) {
+		if (lane_blocks(l, ln) == 0) {
 			finish(l, i);
 			continue;
 		}
@@ -352,7 +387,7 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 		ln->backoff = ln->skip = 0;
 		if (err)
 			release(l, (unsigned)waits, err);
-		else if (ln->len - ln->pos < block)
+		else if (lane_blocks(l, ln) == 0)
 			finish(l, (unsigned)waits);
 		return 0;
 	}
@@ -372,8 +407,8 @@ uint64_t fh_lanes_step(struct fh_lanes *l, bool waiting)
 	for (unsigned i = 0; i < n; i++) {
 		const struct lane *ln = &l->lane[i];
 
-		if (ln->job && !ln->waits && (ln->len - ln->pos) / block < k)
-			k = (ln->len - ln->pos) / block;
+		if (ln->job && !ln->waits && lane_blocks(l, ln) < k)
+			k = lane_blocks(l, ln);
 	}
 
 	/* One call over every lane: spare lanes reread the first busy lane's

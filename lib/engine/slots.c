@@ -190,7 +190,7 @@ void fh_slot_hash(struct fh_engine *e, struct fh_reader *r,
 	/* KT128/KT256 take no lanes of others: one input's own leaves fill
 	 * them, and threads join a large one when nothing else waits. */
 	r->kt_threads = waiting || fh_claimable(e) ? 1 : e->workers;
-	if (lanes && !j->cand && !j->algo->cv_bytes && in->regular &&
+	if (lanes && !j->cand && !j->key && !j->algo->cv_bytes && in->regular &&
 	    fh_lanes_room(lanes, j) &&
 	    (waiting || j->multi_only || fh_lanes_busy(lanes)) &&
 	    (!e->seq || in->size < fh_lanes_buffer(lanes)) &&

@@ -550,7 +550,7 @@ int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 	struct fh_kt_team *team = NULL;
 	int err;
 
-	if (ctx->algo->cv_bytes && m->kt_threads > 1 &&
+	if (fh_team_serves(ctx->algo) && m->kt_threads > 1 &&
 	    end - *pos >= (off_t)FH_KT_TEAM_MIN)
 		team = fh_kt_team_new(m->kt_threads, m->buf != NULL);
 	err = hash_windows(m, fd, ctx, team, pos, end, &cold, &ticket);

@@ -15,9 +15,8 @@
 
 #include "checklist.h"
 
-/* The longest tag with a length in it ("TurboSHAKE128-1048576"), with room
- * to spare; it bounds both the tag scan in the parser and fh_format_size. */
-#define TAG_MAX 32
+/* FH_TAG_MAX bounds both the tag scan in the parser and fh_format_size. */
+#define TAG_MAX FH_TAG_MAX
 
 /* GNU's ISWHITE: only space and tab separate fields.  Other isspace()
  * characters (\v, \f, \r) make a line improper; md5sum agrees. */
@@ -68,6 +67,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->reversed = -1;
 	p->ndeclared = 0;
 	p->next_algo = NULL;
+	p->unknown_tags = false;
 }
 
 const struct fh_algo *fh_list_declared(const struct fh_list_parser *p,
@@ -86,7 +86,7 @@ static const struct fh_algo *other_of_length(const struct fh_algo *a)
 	for (int id = 0; id < FH_ALGO_COUNT; id++) {
 		const struct fh_algo *b = fh_algo_get((enum fh_algo_id)id);
 
-		if (b && b != a && !b->xof && b->digest_bytes == a->digest_bytes)
+		if (b && b != a && fh_algo_untagged_as(b, a->digest_bytes))
 			return b;
 	}
 	return NULL;
@@ -104,7 +104,7 @@ static const struct fh_algo *named(const char *w, size_t n, const char *key)
 	name[n - k] = '\0';
 	const struct fh_algo *a = fh_algo_by_name(name);
 
-	return a && !a->xof ? a : NULL;
+	return a && fh_algo_untagged_as(a, a->digest_bytes) ? a : NULL;
 }
 
 /* A "#fhsum ..." line (LEN bytes): its words "untagged=NAME" and
@@ -163,7 +163,7 @@ static bool outlen_fits(const struct fh_list_parser *p,
 		return bytes == want;
 	if (p->outlen && a == p->algo)
 		return bytes == p->outlen;
-	return bytes >= 1 && bytes <= (size_t)FH_MAX_XOF_BYTES;
+	return bytes >= 1 && bytes <= fh_algo_max_bytes(a);
 }
 
 /* A bit per byte value: '+', '/', '0'-'9' in the first word, 'A'-'Z' and
@@ -282,9 +282,10 @@ static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 		*want = 0;
 		*anylen = false;
 		/* OpenSSL 3's names ("SHA2-256"); its SHAKE lines are of
-		 * any length ("SHAKE-128", 16 bytes by default). */
+		 * any length ("SHAKE-128", 16 bytes by default), while
+		 * "BLAKE2B-512" says its length. */
 		if (!a && p->published && (a = fh_algo_by_openssl(s, k)) != NULL) {
-			*anylen = a->xof;
+			*anylen = a->xof && a->family == FH_FAMILY_KECCAK;
 			return a;
 		}
 		/* xxhsum's little-endian tags ("XXH64_LE"). */
@@ -301,7 +302,7 @@ static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 			if (base < 2 || !(*want = tag_bytes(s + base - 1, k - base + 1)))
 				return NULL;
 			a = fh_algo_by_tag(s, base - 1);
-			if (!a || !a->xof)
+			if (!a || !a->xof || *want > fh_algo_max_bytes(a))
 				return NULL;
 		}
 		return a;
@@ -394,11 +395,50 @@ static enum fh_line_kind parse_tagged(const struct fh_list_parser *p,
 	len = digest_run(s + i, n - i);
 	if (i + len < n && s[i + len] != '\0')
 		return FH_LINE_BAD;
+	if (!a) {
+		/* A tag the table lacks: any digest in hex or base64. */
+		if (len == 0 || ((hex_run(s + i, len) != len || len % 2) &&
+				 !base64_bytes(s + i, len)))
+			return FH_LINE_BAD;
+		out->digest = s + i;
+		out->digestlen = len;
+		return FH_LINE_UNSUPPORTED;
+	}
 	if (!take_digest(p, a, want, s + i, len, out))
 		return FH_LINE_BAD;
 	out->binary = false;
 	out->tagged = true;
 	return FH_LINE_OK;
+}
+
+/* Whether tag characters: letters, digits, '-', '_' and '/'
+ * ("BLAKE2b-256", "XXH128", "SHA2-512/256"). */
+static bool is_tag_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '/';
+}
+
+/* The length of the tag that S (N bytes) begins with when no algorithm of
+ * the table has it, nor has it with a length after a '-' ("KT128-12" is
+ * KT128's, wrongly sized: improper, not unsupported): a capital letter,
+ * then tag characters, then ' ' or '('.  0 otherwise. */
+static size_t unknown_tag(const char *s, size_t n)
+{
+	size_t k = 0, base;
+
+	if (n == 0 || s[0] < 'A' || s[0] > 'Z')
+		return 0;
+	while (k < n && k < TAG_MAX && is_tag_char(s[k]))
+		k++;
+	if (k == n || (s[k] != ' ' && s[k] != '(') || fh_algo_by_tag(s, k))
+		return 0;
+	base = k;
+	while (base > 0 && s[base - 1] >= '0' && s[base - 1] <= '9')
+		base--;
+	if (base > 1 && base < k && s[base - 1] == '-' && fh_algo_by_tag(s, base - 1))
+		return 0;
+	return k;
 }
 
 /* The algorithm of an untagged digest of N characters at S when -a does not
@@ -656,6 +696,19 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	else
 		kind = parse_untagged(p, line + i, len - i, escaped, out);
 	p->next_algo = NULL; /* a metadata line's word is its line's alone */
+	/* Where tags rule (no -a, not GNU's program), a tag of an algorithm
+	 * the table lacks is said as such: a BLAKE2b list is not corrupt. */
+	if (kind == FH_LINE_BAD && !a && p->unknown_tags && !p->algo && !p->group &&
+	    (taglen = unknown_tag(line + i, len - i)) != 0) {
+		memset(out, 0, sizeof *out);
+		kind = parse_tagged(p, NULL, 0, line + i + taglen, len - i - taglen,
+				    escaped, out);
+		if (kind == FH_LINE_UNSUPPORTED) {
+			out->tag = line + i;
+			out->taglen = taglen;
+			return kind;
+		}
+	}
 done:
 
 	/* "-" would be the list itself when the list is standard input.  GNU

@@ -45,12 +45,20 @@ struct fh_list_parser {
 	const struct fh_algo *declared[FH_DECLARED_MAX];
 	size_t ndeclared;
 	const struct fh_algo *next_algo;
+	/* Without -a: a well-formed tagged line whose tag no algorithm of the
+	 * table has (BLAKE2b, XXH64...) is FH_LINE_UNSUPPORTED rather than
+	 * improper.  Off for GNU's behaviour, where such a line is improper
+	 * (fh_list_parser_init clears it). */
+	bool unknown_tags;
 };
 
 enum fh_line_kind {
 	FH_LINE_SKIP, /* blank line or '#' comment */
 	FH_LINE_OK,
 	FH_LINE_BAD,  /* improperly formatted */
+	/* TAG (NAME) = DIGEST of a tag the table lacks (unknown_tags only):
+	 * TAG and NAME are set, ALGO is NULL. */
+	FH_LINE_UNSUPPORTED,
 };
 
 struct fh_list_line {
@@ -70,10 +78,18 @@ struct fh_list_line {
 	 * ALT another, and the caller settles which by the file's content
 	 * (cmd/lists/settle.h).  NULL otherwise. */
 	const struct fh_algo *alt;
+	/* FH_LINE_UNSUPPORTED: the tag as written (TAGLEN bytes, at most
+	 * FH_TAG_MAX). */
+	const char *tag;
+	size_t taglen;
 	/* A checksum line's decimal value as hex digits, which DIGEST then
 	 * points to (cksum's and sum's lines, algo.h's forms). */
 	char digest_buf[2 * 8 + 1];
 };
+
+/* The longest tag a line may carry ("TurboSHAKE128-1048576"), with room
+ * to spare. */
+#define FH_TAG_MAX 32
 
 /* Initialises P for a run. */
 void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,

@@ -103,7 +103,7 @@ bool fh_meta_parse(const char *line, size_t len, struct fh_meta *m)
 		memcpy(name, line + k + sizeof key - 1, n);
 		name[n] = '\0';
 		algo = fh_algo_by_name(name);
-		if (!algo || algo->xof)
+		if (!algo || !fh_algo_untagged_as(algo, algo->digest_bytes))
 			return false;
 		len = k;
 		break;

@@ -50,7 +50,7 @@ m: OK
 m: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 }
 
-@test "untagged KT and TurboSHAKE lines need -a: without it a 64-hex line is SHA3-256, so it fails" {
+@test "untagged KT and TurboSHAKE lines need -a: without it a 64-hex line is SHA3-256, so it fails, and the warning names -a" {
 	pattern 3 >a
 	{
 		plain_line "$(vec kt128 3)" a
@@ -60,7 +60,9 @@ m: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 	capture got fhsum -c list
 	expect "fhsum -c (KT lines, no -a)" 1 "a: FAILED
 a: FAILED
-a: FAILED" "PROG: WARNING: 3 computed checksums did NOT match"
+a: FAILED" "PROG: WARNING: 3 computed checksums did NOT match
+PROG: WARNING: no file matched under sha3-256, sha256 or blake3: the list may use another algorithm (give it with -a)
+PROG: WARNING: no file matched under sha3-512, sha512 or blake2b: the list may use another algorithm (give it with -a)"
 }
 
 @test "-a kt128/kt256/turboshake*: the hex length of each line is its output length" {

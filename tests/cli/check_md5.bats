@@ -150,7 +150,7 @@ setup() {
 	check_case_md5 tagged
 }
 
-@test "md5 -c [tagged-bad]: Malformed tagged lines: two spaces before '(', lower-case tag, trailing blank, unknown tag, short digest, missing '='." {
+@test "md5 -c [tagged-bad]: Malformed tagged lines: two spaces before '(', lower-case tag, trailing blank, a word no tag has the shape of, short digest, missing '='." {
 	check_case_md5 tagged-bad
 }
 

@@ -158,7 +158,7 @@ plain_line() { printf '%s  %s\n' "$1" "$2"; }
 	check_case_sha3 tagged
 }
 
-@test "sha3/shake -c [tagged-bad]: Malformed tagged lines: two spaces before '(', lower-case tag, trailing blank, unknown tag, short digest, missing '='." {
+@test "sha3/shake -c [tagged-bad]: Malformed tagged lines: two spaces before '(', lower-case tag, trailing blank, a word no tag has the shape of, short digest, missing '='." {
 	check_case_sha3 tagged-bad
 }
 
@@ -264,7 +264,7 @@ a: OK
 a: OK"
 }
 
-@test "untagged SHAKE lines need -a: without it a 64-hex line is SHA3-256, a 36-hex line is improperly formatted" {
+@test "untagged SHAKE lines need -a: without it a 64-hex line is SHA3-256 or SHA-256 (and the warning names -a), a 36-hex line is improperly formatted" {
 	pattern 3 >a
 	{
 		plain_line "$(vec shake128 3)" a
@@ -274,7 +274,8 @@ a: OK"
 	expect "fhsum -c -w (SHAKE lines, no -a)" 1 "a: FAILED" \
 		"PROG: list: 2: improperly formatted checksum line
 PROG: WARNING: 1 line is improperly formatted
-PROG: WARNING: 1 computed checksum did NOT match"
+PROG: WARNING: 1 computed checksum did NOT match
+PROG: WARNING: no file matched under sha3-256, sha256 or blake3: the list may use another algorithm (give it with -a)"
 }
 
 @test "-a shake128/-a shake256: the hex length of each line is its output length" {

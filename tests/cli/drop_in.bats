@@ -368,14 +368,14 @@ Try 'PROG --help' for more information."
 	# "SHA9" is four base64 characters and no tag: three bytes, a length
 	# SHAKE takes under -a, so the line is a reversed line naming "(p1) =
 	# HEX" (cksum -a blake2b reads it so); without -a no algorithm has
-	# three bytes.
+	# three bytes, and the line reads as one of a tag fhsum lacks.
 	printf 'SHA9 (p1) = %s\n' "$h" >list
 	capture got fhsum -a shake128 -c list
 	expect "-a shake128, a base64 word" 1 "(p1) = $h: FAILED open or read" \
 		"PROG: '(p1) = $h': No such file or directory
 PROG: WARNING: 1 listed file could not be read"
 	capture got fhsum -c list
-	expect "no -a, a base64 word" 1 "" "PROG: list: no properly formatted checksum lines found"
+	expect "no -a, a base64 word" 1 "" "PROG: list: no checksum lines of a supported algorithm found (1 line uses SHA9)"
 }
 
 @test "as md5sum, a tagged line of another algorithm is improper, as GNU md5sum -c counts it" {

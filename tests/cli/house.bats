@@ -71,12 +71,13 @@ setup() {
 	# cmd/meson.build and cmd/completion/meson.build name the links
 	# that -Dlinks and -Dgnu_links install (meson cannot read lib/algo.c);
 	# they must be the PROGRAM column of --list-algorithms, fhsum's own
-	# names for -Dlinks and GNU's for -Dgnu_links.
+	# names for -Dlinks and GNU's (and b3sum) for -Dgnu_links.
 	capture got fhsum --list-algorithms
 	[ "$(cat got.rc)" = 0 ] || fail "--list-algorithms exit status $(cat got.rc)"
 	local own gnu links gnu_links completion
-	own=$(awk '!/^(ALGORITHM|#)/ && $6 != "-" && $7 != "(drop-in)" { print $6 }' got.out | sort | xargs)
-	gnu=$(awk '!/^(ALGORITHM|#)/ && $7 == "(drop-in)" { print $6 }' got.out | sort | xargs)
+	# Another project's program (b3sum, marked "(b3sum)") goes with GNU's.
+	own=$(awk '!/^(ALGORITHM|#)/ && $6 != "-" && $7 == "" { print $6 }' got.out | sort | xargs)
+	gnu=$(awk '!/^(ALGORITHM|#)/ && $7 ~ /^\(/ { print $6 }' got.out | sort | xargs)
 	[ -n "$own" ] && [ -n "$gnu" ] || fail "--list-algorithms names no programs" "$(cat got.out)"
 	# The quoted words of the line after "get_option('NAME')" up to "]".
 	words() { # FILE OPTION SUFFIX

@@ -144,10 +144,12 @@ hex_of() { # ALGO FILE: the digest by Python's hashlib
 	done >L
 	openssl dgst -shake128 b.txt >>L
 	openssl dgst -shake256 app.tar.gz >>L
+	openssl dgst -blake2b512 app.tar.gz b.txt >>L
 	grep -q '^SHA2-256(app.tar.gz)= ' L || fail "openssl wrote no SHA2-256 line:" "$(cat L)"
+	grep -q '^BLAKE2B-512(b.txt)= ' L || fail "openssl wrote no BLAKE2B-512 line:" "$(cat L)"
 	run fhsum -c L
 	[ "$status" = 0 ] || fail "$status: $output"
-	[ "$(grep -c ': OK$' <<<"$output")" = 18 ] || fail "$output"
+	[ "$(grep -c ': OK$' <<<"$output")" = 20 ] || fail "$output"
 	printf 'changed\n' >b.txt
 	rm app.tar.gz
 	run fhsum -c L
@@ -248,4 +250,77 @@ clearsign() {
 	sha256sum app.tar.gz >app.tar.gz.sha256
 	run fhsum -c app.tar.gz.sha256
 	[ "$status" = 0 ] && [ "$output" = "app.tar.gz: OK" ] || fail "$status: $output"
+}
+
+@test "published: --audit and --update read OpenSSL 3 tags; kept lines stay byte for byte" {
+	command -v openssl >/dev/null || skip "openssl not installed"
+	openssl version | grep -q '^OpenSSL 3' || skip "not OpenSSL 3"
+	mkdir t
+	printf 'a\n' >t/a
+	printf 'b\n' >t/b
+	openssl dgst -sha256 t/a t/b >L
+	run fhsum --audit=L t
+	[ "$status" = 0 ] || fail "audit: $status: $output"
+	printf 'c\n' >t/c
+	run fhsum --update=L t
+	[ "$status" = 1 ] || fail "update: $status: $output"
+	[ "$(head -2 L)" = "$(openssl dgst -sha256 t/a t/b)" ] || fail "kept lines changed:" "$(cat L)"
+	sha256sum t/c | grep -q "^$(tail -1 L | sed 's/.*= //')" || fail "new line:" "$(cat L)"
+}
+
+@test "published: a Fedora-style CHECKSUM, clear-signed BSD tags with size comments" {
+	[ -n "${GNUPGHOME:-}" ] || skip "gpg or its key is missing"
+	{
+		printf '# app.tar.gz: %s bytes\n' "$(stat -c %s app.tar.gz)"
+		sha256sum --tag app.tar.gz
+		printf '# b.txt: %s bytes\n' "$(stat -c %s b.txt)"
+		sha256sum --tag b.txt
+	} >CHECKSUM.plain
+	clearsign CHECKSUM.plain CHECKSUM
+	run fhsum -c CHECKSUM
+	[ "$status" = 0 ] && [ "$output" = $'app.tar.gz: OK\nb.txt: OK' ] || fail "$status: $output"
+	rm b.txt
+	run fhsum -c --ignore-missing CHECKSUM
+	[ "$status" = 0 ] && [ "$output" = "app.tar.gz: OK" ] || fail "--ignore-missing: $status: $output"
+	# A digit changed inside the signed part: gpg refuses the list, and
+	# the file fails all the same.
+	sed '/^SHA256 (app/s/= ./= 0/' CHECKSUM >bad
+	sed '/^SHA256 (app/s/= 0/= 1/' bad >bad2
+	grep -q '^SHA256 (app.tar.gz) = [01]' bad2 || fail "no change made"
+	! gpg --verify bad2 2>/dev/null || fail "gpg verifies a changed list"
+	run fhsum -c --ignore-missing bad2
+	[ "$status" = 1 ] && [[ $output == *"app.tar.gz: FAILED"* ]] || fail "changed: $status: $output"
+	same_as_gnu -c --ignore-missing CHECKSUM
+}
+
+@test "published: --update and --scrub refuse a clear-signed list (64), which stays byte for byte" {
+	[ -n "${GNUPGHOME:-}" ] || skip "gpg or its key is missing"
+	mkdir t
+	printf 'a\n' >t/a
+	sha256sum t/a >SUMS
+	clearsign SUMS SUMS.asc
+	cp SUMS.asc before
+	printf 'b\n' >t/b
+	for op in --update=SUMS.asc --scrub=SUMS.asc; do
+		run fhsum "$op" t
+		[ "$status" = 64 ] && [[ $output == *"SUMS.asc is clear-signed"* ]] || fail "$op: $status: $output"
+		cmp -s SUMS.asc before || fail "$op changed the list:" "$(cat SUMS.asc)"
+	done
+	gpg --verify SUMS.asc 2>/dev/null || fail "the signature no longer holds"
+}
+
+@test "published: --audit of a clear-signed list reads its signed text alone" {
+	[ -n "${GNUPGHOME:-}" ] || skip "gpg or its key is missing"
+	mkdir t
+	printf 'a\n' >t/a
+	printf 'b\n' >t/b
+	cp t/a t/evil
+	sha256sum t/a t/b >SUMS
+	clearsign SUMS SUMS.asc
+	{ cat SUMS.asc; sha256sum t/evil; } >T.asc
+	run fhsum --audit=SUMS.asc t/a t/b
+	[ "$status" = 0 ] && [[ $output != *improperly* ]] || fail "signed: $status: $output"
+	run fhsum --audit=T.asc t/a t/b t/evil
+	[ "$status" = 1 ] && [[ $output == *"t/evil: NEW"* ]] &&
+		[[ $output == *"1 line outside the signed part was ignored"* ]] || fail "tampered: $status: $output"
 }

@@ -12,7 +12,9 @@
  * algorithm allows, the algorithm is one the options accept, the name holds no NUL
  * and is not "-" from standard input; and that formatting the line again
  * (tagged, and untagged when the name is not empty) and parsing the result
- * gives back the same name, digest, mode and algorithm.
+ * gives back the same name, digest, mode and algorithm.  Without -a the
+ * lines are parsed once more asking for unsupported tags: such a line's
+ * tag lies inside it and is no algorithm's, its digest is hex or base64.
  *
  * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE
  *        -Ilib -Ilib/list lib/list/checklist.c lib/algo.c tests/fuzz/fuzz_checklist.c
@@ -169,7 +171,24 @@ static void check_ok(const struct fh_list_parser *p, const char *buf,
 		round_trip(l, l->binary ? FH_FMT_BINARY : 0);
 }
 
-static void run(const uint8_t *data, size_t size, size_t c, int latch)
+/* A line of a tag no algorithm has: what fh_list_parse promises of it. */
+static void check_unsupported(const struct fh_list_parser *p, const char *buf,
+			      size_t len, const struct fh_list_line *l)
+{
+	CHECK(p->unknown_tags && !p->algo && !p->group && !l->algo);
+	CHECK(l->tag >= buf && l->taglen > 0 && l->taglen <= FH_TAG_MAX &&
+	      l->tag + l->taglen <= buf + len);
+	CHECK(l->tag[0] >= 'A' && l->tag[0] <= 'Z');
+	CHECK(!fh_algo_by_tag(l->tag, l->taglen));
+	CHECK(l->digestlen > 0 && l->digest > l->tag + l->taglen &&
+	      l->digest + l->digestlen <= buf + len);
+	for (size_t i = 0; i < l->digestlen; i++)
+		CHECK(is_base64(l->digest[i]) || l->digest[i] == '=');
+	CHECK(memchr(l->name, '\0', l->namelen) == NULL);
+}
+
+static void run(const uint8_t *data, size_t size, size_t c, int latch,
+		bool unknown)
 {
 	struct fh_list_parser p;
 	size_t start = 0;
@@ -181,6 +200,7 @@ static void run(const uint8_t *data, size_t size, size_t c, int latch)
 			    configs[c].outlen);
 	p.list_is_stdin = configs[c].is_stdin;
 	p.reversed = latch;
+	p.unknown_tags = unknown;
 
 	/* getline's lines: a final line without '\n' counts, an empty tail
 	 * after the last '\n' does not. */
@@ -209,6 +229,9 @@ static void run(const uint8_t *data, size_t size, size_t c, int latch)
 			break;
 		case FH_LINE_BAD:
 			break;
+		case FH_LINE_UNSUPPORTED:
+			check_unsupported(&p, buf, len, &l);
+			break;
 		default:
 			CHECK(!"unknown kind");
 		}
@@ -222,7 +245,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++)
-		for (int latch = -1; latch <= 1; latch++)
-			run(data, size, c, latch);
+		for (int latch = -1; latch <= 1; latch++) {
+			run(data, size, c, latch, false);
+			if (configs[c].algo == NOALGO && !configs[c].group)
+				run(data, size, c, latch, true);
+		}
 	return 0;
 }

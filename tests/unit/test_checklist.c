@@ -441,7 +441,8 @@ static const struct fh_algo *algo_of(int id)
 
 static const char *kind_name(enum fh_line_kind k)
 {
-	return k == FH_LINE_OK ? "OK" : k == FH_LINE_BAD ? "BAD" : "SKIP";
+	return k == FH_LINE_OK ? "OK" : k == FH_LINE_BAD ? "BAD"
+	     : k == FH_LINE_UNSUPPORTED ? "UNSUPPORTED" : "SKIP";
 }
 
 /* Whether [p, p + n) lies inside [buf, buf + len). */
@@ -846,6 +847,7 @@ static void test_round_trip(void)
 		H32, H56, H64, H96, H128, "0a", H96,    /* md5 .. shake256 */
 		H64, "0b", H128, H32,   /* turboshake128/256, kt128/256 */
 		X16 X16 "01234567", H56, H64, H96, H128, /* sha1 .. sha512 */
+		H128, H64,      /* blake2b, blake3 */
 		/* crc, crc32b, bsd, sysv, crc32c, crc64nvme */
 		"01234567", "89abcdef", "0000d16f", "000001dd", "e3069283", X16,
 		"02cc5d05", X16, X16, H32, /* xxh32, xxh64, xxh3, xxh128 */
@@ -953,9 +955,128 @@ static void test_tags_capital(void)
 	}
 }
 
+/* A well-formed tagged line of a tag the table lacks: FH_LINE_UNSUPPORTED
+ * (its tag and name set) where tags rule and the parser is asked for it;
+ * improper otherwise, and for anything malformed.  Tags no row will have
+ * (WHIRLPOOL, RIPEMD160, SM3): a tag becomes known when its row exists. */
+static void test_unknown_tags(void)
+{
+	static const struct {
+		const char *line;
+		bool asked, with_algo;
+		enum fh_line_kind kind;
+		const char *tag, *name;
+	} t[] = {
+		{ "WHIRLPOOL (a) = " H128, true, false, FH_LINE_UNSUPPORTED, "WHIRLPOOL", "a" },
+		{ "RIPEMD160 (a b) = " H32 "01234567", true, false, FH_LINE_UNSUPPORTED, "RIPEMD160", "a b" },
+		{ "SM3-256 (x) = " H64, true, false, FH_LINE_UNSUPPORTED, "SM3-256", "x" },
+		{ "SM3(x)= " H64, true, false, FH_LINE_UNSUPPORTED, "SM3", "x" },
+		{ "\\SM3 (a\\nb) = " H64, true, false, FH_LINE_UNSUPPORTED, "SM3", "a\nb" },
+		{ "SM3 (x) = ASNFZ4mrze8=", true, false, FH_LINE_UNSUPPORTED, "SM3", "x" },
+		{ "SM3 (x) = " H64, false, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM3 (x) = " H64, true, true, FH_LINE_BAD, NULL, NULL },
+		{ "SM3  (x) = " H64, true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM3 (x) = " H64 " ", true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM3 (x) = abc", true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM3 (x) = xyz!", true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM3 (x) = ", true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM3 (x) " H64, true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SM.3 (x) = " H64, true, false, FH_LINE_BAD, NULL, NULL },
+		{ "sm3 (x) = " H64, true, false, FH_LINE_BAD, NULL, NULL },
+		/* A known tag, wrongly sized or with a bad digest: improper. */
+		{ "KT128-12 (x) = " H64, true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SHA3-256 (x) = " H32, true, false, FH_LINE_BAD, NULL, NULL },
+		{ "SHA3-256-256 (x) = " H64, true, false, FH_LINE_BAD, NULL, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct fh_list_parser p;
+		struct fh_list_line out;
+		size_t len = strlen(t[i].line);
+		char *buf = malloc(len);
+		enum fh_line_kind kind;
+
+		if (!buf) {
+			perror("malloc");
+			exit(1);
+		}
+		memcpy(buf, t[i].line, len);
+		fh_list_parser_init(&p, t[i].with_algo ? fh_algo_get(FH_MD5) : NULL,
+				    NULL, 0);
+		p.unknown_tags = t[i].asked;
+		kind = fh_list_parse(&p, buf, len, &out);
+		n_cases++;
+		if (kind != t[i].kind ||
+		    (kind == FH_LINE_UNSUPPORTED &&
+		     (out.algo || out.taglen != strlen(t[i].tag) ||
+		      memcmp(out.tag, t[i].tag, out.taglen) != 0 ||
+		      out.namelen != strlen(t[i].name) ||
+		      memcmp(out.name, t[i].name, out.namelen) != 0))) {
+			printf("FAIL unknown tag %s: got kind %d, want %d\n", t[i].line,
+			       (int)kind, (int)t[i].kind);
+			n_failed++;
+		}
+		free(buf);
+	}
+	/* Every tag of the table is known, whatever the table holds. */
+	for (int id = 0; id < FH_ALGO_COUNT; id++) {
+		const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+		char line[512];
+		struct fh_list_parser p;
+		struct fh_list_line out;
+		int n = snprintf(line, sizeof line, "%s (x) = ", a->tag);
+
+		for (size_t b = 0; b < 2 * (size_t)a->digest_bytes; b++)
+			line[n++] = 'a';
+		fh_list_parser_init(&p, NULL, NULL, 0);
+		p.unknown_tags = true;
+		n_cases++;
+		if (fh_list_parse(&p, line, (size_t)n, &out) != FH_LINE_OK) {
+			printf("FAIL known tag %s: not OK\n", a->tag);
+			n_failed++;
+		}
+	}
+}
+
+/* --expect's digest: fh_list_parse_digest takes it as an untagged line's. */
+static void test_take_digest(void)
+{
+	static const struct {
+		const char *digest;
+		int algo;       /* NOALGO: refused */
+		bool alt, base64;
+	} t[] = {
+		{ H32U, FH_MD5, true, false },  /* XXH128's length too */
+		{ H64, FH_SHA3_256, true, false },
+		{ "ASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4mrze8=", FH_SHA3_256, true, true },
+		{ "abc", NOALGO, false, false },
+		{ H64 "0", NOALGO, false, false },
+		{ H32 " ", NOALGO, false, false },
+		{ "", NOALGO, false, false },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct fh_list_parser p;
+		struct fh_list_line out = { 0 };
+		bool ok;
+
+		fh_list_parser_init(&p, NULL, NULL, 0);
+		ok = fh_list_parse_digest(&p, NULL, t[i].digest, strlen(t[i].digest), &out) == FH_LINE_OK;
+		n_cases++;
+		if (ok != (t[i].algo != NOALGO) ||
+		    (ok && ((int)out.algo->id != t[i].algo || !out.alt != !t[i].alt ||
+			    out.base64 != t[i].base64))) {
+			printf("FAIL take_digest %s\n", t[i].digest);
+			n_failed++;
+		}
+	}
+}
+
 int main(void)
 {
 	test_tags_capital();
+	test_unknown_tags();
+	test_take_digest();
 	test_table();
 	test_latch_sequences();
 	test_long_lines();

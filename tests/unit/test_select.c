@@ -604,6 +604,42 @@ int main(void)
 		}
 	}
 #endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2) && defined(FH_HAVE_X86_AVX512)
+	/* BLAKE2b: one stream on VPRORQ only where vector rotates take one
+	 * cycle (Intel), else on AVX2; the 8 AVX-512 lanes wherever
+	 * AVX-512F runs, AVX-512VL or not. */
+	{
+		static const struct {
+			size_t row;
+			const char *single, *multi;
+		} b2[] = {
+			{ 0, "blake2b-avx2", "blake2b-avx2x4" },     /* Zen 3 */
+			{ 1, "blake2b-avx2", "blake2b-avx512x8" },   /* Zen 4 */
+			{ 3, "blake2b-avx512", "blake2b-avx512x8" }, /* SPR */
+			{ 6, "blake2b-avx2", "blake2b-avx512x8" },   /* KNL */
+			{ 7, "blake2b-portable", NULL },             /* Westmere */
+		};
+
+		for (size_t i = 0; i < sizeof b2 / sizeof b2[0]; i++) {
+			const struct row *r = &rows[b2[i].row];
+			uint32_t f = fh_cpu_traits(&r->id);
+			const struct fh_kernel *k =
+				fh_kernel_pick(FH_FAMILY_BLAKE2B, false, f);
+			const struct fh_kernel *m =
+				fh_kernel_pick(FH_FAMILY_BLAKE2B, true, f);
+
+			if (strcmp(k->name, b2[i].single) != 0 ||
+			    (m ? !b2[i].multi || strcmp(m->name, b2[i].multi)
+			       : b2[i].multi != NULL)) {
+				printf("FAIL %s: BLAKE2b %s and %s, want %s and %s\n",
+				       r->cpu, k->name, m ? m->name : "none",
+				       b2[i].single,
+				       b2[i].multi ? b2[i].multi : "none");
+				fails++;
+			}
+		}
+	}
+#endif
 	for (size_t i = 0; here == ISA_ARM &&
 			   i < sizeof arm_sha_rows / sizeof arm_sha_rows[0]; i++) {
 		const char *cpu = arm_sha_rows[i].cpu;

@@ -78,7 +78,7 @@ static void check_cuts(const struct job *j, size_t len, const size_t *cuts,
 	fh_ctx ctx;
 	size_t at = 0;
 
-	fh_init_kernel(&ctx, j->algo, j->k);
+	tu_init_on(&ctx, j->algo, j->k, j->outlen);
 	for (size_t i = 0; i < ncuts; i++) {
 		fh_update(&ctx, msg + at, cuts[i] - at);
 		at = cuts[i];

@@ -62,9 +62,10 @@ static void hash_custom(const struct fh_algo *algo, const struct fh_kernel *k,
 	fh_ctx ctx;
 
 	if (k)
-		fh_init_kernel(&ctx, algo, k);
+		fh_init_params(&ctx, algo, k,
+			       &(struct fh_hash_params){ .outlen = outlen });
 	else
-		fh_init(&ctx, algo);
+		fh_init_len(&ctx, algo, outlen);
 	fh_update(&ctx, msg, msglen);
 	fh_final_custom(&ctx, custom, customlen, out, outlen);
 }
@@ -313,6 +314,85 @@ static uint8_t *kat_message(const char *spec, size_t *len)
 bad:
 	free(msg);
 	return NULL;
+}
+
+/* BLAKE3's official vectors (blake3.kat): the three modes through the
+ * public API (fh_init, fh_init_keyed, fh_init_derive_key), each output
+ * of 131 bytes, the message given whole and in pieces of 1, 63 and 1025
+ * bytes, so that every split of the tree is met. */
+static int run_blake3_kat(const char *dir)
+{
+	static const char key[] = "whats the Elvish word for friend";
+	static const char context[] = "BLAKE3 2019-12-27 16:29:52 test vectors context";
+	const struct fh_algo *algo = fh_algo_get(FH_BLAKE3);
+	struct tu_lines l;
+	unsigned long lines = 0;
+
+	if (tu_lines_open(&l, dir, "blake3.kat")) {
+		n_failed++;
+		return -1;
+	}
+	for (char *line; (line = tu_next_line(&l));) {
+		unsigned long len;
+		char mode[16];
+		int hexpos = 0;
+		uint8_t want[131], got[131];
+
+		if (sscanf(line, "%lu %15s %n", &len, mode, &hexpos) != 2 || !hexpos ||
+		    strlen(line + hexpos) != 2 * sizeof want ||
+		    tu_unhex(want, line + hexpos, 2 * sizeof want)) {
+			malformed(&l, "want MSGLEN MODE HEX (131 bytes)");
+			break;
+		}
+		uint8_t *msg = pattern_of(len);
+		static const size_t steps[] = { 0, 1, 63, 1025 };
+
+		for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
+			fh_ctx ctx;
+			bool ok = true;
+
+			if (!strcmp(mode, "hash"))
+				fh_init(&ctx, algo);
+			else if (!strcmp(mode, "keyed_hash"))
+				ok = fh_init_keyed(&ctx, algo, key, 32, sizeof want);
+			else if (!strcmp(mode, "derive_key"))
+				ok = fh_init_derive_key(&ctx, algo, context, strlen(context));
+			else
+				ok = false;
+			if (!ok) {
+				malformed(&l, "unknown mode, or refused");
+				break;
+			}
+			size_t step = steps[s] ? steps[s] : len;
+
+			for (size_t at = 0; at < len; at += step)
+				fh_update(&ctx, msg + at, len - at < step ? len - at : step);
+			fh_final(&ctx, got, sizeof got);
+			n_vectors++;
+			n_hashes++;
+			if (memcmp(want, got, sizeof want))
+				report(&l, algo, mode, len, want, got, sizeof want);
+		}
+		free(msg);
+		lines++;
+	}
+	if (lines < 100) {
+		printf("FAIL %s: %lu vectors, expected 105\n", l.path, lines);
+		n_failed++;
+	}
+	tu_lines_close(&l);
+	/* What the API refuses: a key of another length, keys for SHA-256. */
+	fh_ctx ctx;
+
+	if (fh_init_keyed(&ctx, algo, key, 31, 32) ||
+	    fh_init_keyed(&ctx, fh_algo_get(FH_SHA256), key, 32, 32) ||
+	    fh_init_derive_key(&ctx, fh_algo_get(FH_BLAKE2B), context, 3) ||
+	    !fh_init_keyed(&ctx, fh_algo_get(FH_BLAKE2B), key, 32, 64)) {
+		printf("FAIL fh_init_keyed or fh_init_derive_key: a wrong answer "
+		       "for a key of the wrong length or algorithm\n");
+		n_failed++;
+	}
+	return 0;
 }
 
 static int run_kat(const char *dir)
@@ -606,6 +686,7 @@ int main(int argc, char **argv)
 			run_xof_file(dir, a->name, "tree");
 	run_kat(dir);
 	run_rfc9861(dir);
+	run_blake3_kat(dir);
 	unsigned shavs = 0;
 
 	for (int id = 0; (a = fh_algo_get((enum fh_algo_id)id)); id++) {

@@ -130,11 +130,17 @@ const struct fh_kernel *tu_kernel_arg(const char *name, int *exit_code)
 	return NULL;
 }
 
+void tu_init_on(fh_ctx *ctx, const struct fh_algo *algo,
+		const struct fh_kernel *k, size_t outlen)
+{
+	fh_init_params(ctx, algo, k, &(struct fh_hash_params){ .outlen = outlen });
+}
+
 void tu_hash_on(const struct fh_algo *algo, const struct fh_kernel *k,
 		const void *data, size_t len, uint8_t *out, size_t outlen)
 {
 	fh_ctx ctx;
-	fh_init_kernel(&ctx, algo, k);
+	tu_init_on(&ctx, algo, k, outlen);
 	fh_update(&ctx, data, len);
 	fh_final(&ctx, out, outlen);
 }

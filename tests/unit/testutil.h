@@ -61,6 +61,9 @@ enum tu_kernel_verdict tu_kernel_testable(const struct fh_kernel *k);
 const struct fh_kernel *tu_kernel_arg(const char *name, int *exit_code);
 
 /* Init, one update, final on kernel K. */
+/* fh_init_kernel for a digest of OUTLEN bytes (BLAKE2b's parameter). */
+void tu_init_on(fh_ctx *ctx, const struct fh_algo *algo,
+		const struct fh_kernel *k, size_t outlen);
 void tu_hash_on(const struct fh_algo *algo, const struct fh_kernel *k,
 		const void *data, size_t len, uint8_t *out, size_t outlen);
 

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Benchmarks `fhsum -a blake3` against b3sum on cached data it makes
+# itself: one 1 GiB file (all threads, and one thread against `b3sum
+# --num-threads 1`), 4,096 files of 128 KiB and 100,000 of 1 KiB (all
+# threads; b3sum hashes files one after another, each on all threads).
+# Every round runs the commands of a set once each, alternating which goes
+# first, so machine noise falls on both alike.  Prints, per set, the median
+# wall time of each command, the median of the per-round ratios
+# (b3sum / fhsum: above 1, fhsum is faster), the CPU (fhsum --debug) and
+# how the page cache holds the large file (FileHugePages in /proc/meminfo:
+# about 1 GiB when it is in 2 MiB folios, 0 when in 4 KiB ones).
+#
+#   tests/bench/blake3.sh [-r ROUNDS] [-d DATADIR] [-f FHSUM] [SET...]
+#
+# SETs: big, big1 (one thread each), medium, small.  Default: all.
+# DATADIR (default /tmp/fhsum-bench-blake3) keeps the data between runs.
+set -euo pipefail
+
+rounds=7
+dir=/tmp/fhsum-bench-blake3
+fhsum=$(cd "$(dirname "$0")/../.." && pwd)/build/cmd/fhsum
+while getopts r:d:f: opt; do
+	case $opt in
+	r) rounds=$OPTARG ;;
+	d) dir=$OPTARG ;;
+	f) fhsum=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(big big1 medium small)
+command -v b3sum >/dev/null || { echo "blake3.sh: no b3sum" >&2; exit 77; }
+
+mkdir -p "$dir"
+make_data() {
+	if [ ! -s "$dir/big" ]; then
+		head -c $((1 << 30)) /dev/urandom >"$dir/big.tmp"
+		mv "$dir/big.tmp" "$dir/big"
+	fi
+	if [ ! -e "$dir/medium/done" ]; then
+		mkdir -p "$dir/medium"
+		for i in $(seq 1 4096); do
+			head -c 131072 /dev/urandom >"$dir/medium/$i"
+		done
+		touch "$dir/medium/done"
+	fi
+	if [ ! -e "$dir/small/done" ]; then
+		mkdir -p "$dir/small"
+		# One random 1 KiB block per file, cut from a larger random
+		# file: quicker than 100,000 reads of /dev/urandom.
+		head -c $((100000 * 1024)) /dev/urandom >"$dir/small.all"
+		(cd "$dir/small" && split -a 5 -d -b 1024 ../small.all f)
+		rm -f "$dir/small.all"
+		touch "$dir/small/done"
+	fi
+}
+make_data
+
+# Seconds of wall time of one command, its output thrown away.
+timed() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" >/dev/null
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { m = int((NR + 1) / 2); print (NR % 2) ? a[m] : (a[m] + a[m + 1]) / 2 }'; }
+
+# run NAME 'FHSUM COMMAND' 'B3SUM COMMAND' (run in $dir through bash -c)
+run() {
+	local name=$1 a=$2 b=$3 ta tb
+	local fa=() fb=() ratios=()
+
+	(cd "$dir" && bash -c "$a" >/dev/null && bash -c "$b" >/dev/null)  # warm
+	for r in $(seq 1 "$rounds"); do
+		if [ $((r % 2)) -eq 1 ]; then
+			ta=$(cd "$dir" && timed bash -c "$a")
+			tb=$(cd "$dir" && timed bash -c "$b")
+		else
+			tb=$(cd "$dir" && timed bash -c "$b")
+			ta=$(cd "$dir" && timed bash -c "$a")
+		fi
+		fa+=("$ta")
+		fb+=("$tb")
+		ratios+=("$(echo "$tb / $ta" | bc -l)")
+	done
+	printf '| %s | %.3f | %.3f | %.2fx |\n' "$name" \
+		"$(printf '%s\n' "${fa[@]}" | median)" \
+		"$(printf '%s\n' "${fb[@]}" | median)" \
+		"$(printf '%s\n' "${ratios[@]}" | median)"
+}
+
+echo "# $("$fhsum" --debug 2>&1 | grep -m1 'CPU' | sed 's/^fhsum: //'),"\
+     "$(nproc) CPUs, $(b3sum --version), $rounds rounds"
+echo "# $("$fhsum" --debug 2>&1 | grep -m1 'kernel blake3' | sed 's/^fhsum: //')"
+echo
+echo "| set | fhsum s | b3sum s | b3sum/fhsum (median of rounds) |"
+echo "|---|---|---|---|"
+for set in "${sets[@]}"; do
+	case $set in
+	big)
+		cat "$dir/big" >/dev/null
+		echo "# big: $(grep FileHugePages /proc/meminfo | tr -s ' ')" >&2
+		run "1 GiB, all threads" "'$fhsum' -a blake3 big" "b3sum big" ;;
+	big1)
+		cat "$dir/big" >/dev/null
+		run "1 GiB, -j1 / --num-threads 1" "'$fhsum' -a blake3 -j1 big" \
+			"b3sum --num-threads 1 big" ;;
+	medium)
+		run "4096 x 128 KiB" "'$fhsum' -a blake3 medium/[0-9]*" \
+			"b3sum medium/[0-9]*" ;;
+	small)
+		# From inside the folder: 100,000 names with a folder before
+		# each pass the kernel's limit on arguments.
+		run "100000 x 1 KiB" "cd small && '$fhsum' -a blake3 f*" \
+			"cd small && b3sum f*" ;;
+	*)
+		echo "blake3.sh: unknown set $set" >&2
+		exit 2 ;;
+	esac
+done
+echo
+echo "# after: $(grep FileHugePages /proc/meminfo | tr -s ' ')"

@@ -1,0 +1,204 @@
+#!/usr/bin/env bats
+# BLAKE2b and BLAKE3: fhsum -a blake2b/blake3 against GNU b2sum and b3sum,
+# the b2sum link against GNU b2sum 9.1 and the b3sum link against b3sum
+# 1.2.0, byte for byte (stdout, stderr, exit status), and untagged lists of
+# b2sum, b3sum, sha256sum and sha512sum settled by content.  Each test
+# skips where its oracle is not installed.
+
+load helper
+
+setup() {
+	common_setup
+	printf 'hello\n' >f
+	: >empty
+	printf 'a\nb' >'we\ird'
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes(i % 251 for i in range(200000)))' >big
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes(i % 251 for i in range(1025)))' >chunk1
+}
+
+need() { command -v "$1" >/dev/null || skip "$1 is not installed"; }
+
+# same_as ORACLE ARGS...: ORACLE ARGS and fhsum under ORACLE's name, the same
+# bytes on stdout and stderr, the same exit status; stdin is $IN or empty.
+same_as() {
+	local tool=$1
+	shift
+	capture want "$tool" "$@" <"${IN:-/dev/null}"
+	capture got fhsum_as "$tool" "$@" <"${IN:-/dev/null}"
+	compare_runs "$tool $*" want got
+}
+
+# gen_same ORACLE-CMD -- FHSUM-ARGS: generation, the same bytes.
+gen_same() {
+	local -a oracle=()
+	while [ "$1" != -- ]; do oracle+=("$1"); shift; done
+	shift
+	capture want "${oracle[@]}"
+	capture got fhsum "$@"
+	compare_runs "${oracle[*]} / fhsum $*" want got
+}
+
+@test "blake: fhsum -a blake2b writes what b2sum writes, at every -l, tagged or not" {
+	need b2sum
+	gen_same b2sum f empty big chunk1 'we\ird' -- -a blake2b f empty big chunk1 'we\ird'
+	for l in 8 128 256 384 504 512; do
+		gen_same b2sum -l $l f big -- -a blake2b -l $l f big
+		gen_same b2sum --tag -l $l f big 'we\ird' -- -a blake2b --tag -l $l f big 'we\ird'
+		gen_same b2sum -z -l $l f 'we\ird' -- -a blake2b -z -l $l f 'we\ird'
+	done
+}
+
+@test "blake: fhsum -a blake2b refuses a bad -l in b2sum's words" {
+	need b2sum
+	for l in 7 513 520 1024 abc -8 99999999999999999999999; do
+		capture want b2sum -l "$l" f
+		capture got fhsum -a blake2b -l "$l" f
+		sed -i 's/^PROG: /b2sum: /' got.err
+		sed -i 's/^PROG: /b2sum: /' want.err
+		compare_runs "-l $l" want got
+	done
+}
+
+@test "blake: fhsum -a blake3 writes what b3sum writes, at every -l" {
+	need b3sum
+	gen_same b3sum f empty big chunk1 -- -a blake3 f empty big chunk1
+	for bytes in 1 16 32 33 64 100 131 1000; do
+		gen_same b3sum --length $bytes f big -- -a blake3 -l $((8 * bytes)) f big
+	done
+}
+
+@test "blake: untagged b2sum, b3sum, sha256sum and sha512sum lists settle by content" {
+	need b2sum
+	need b3sum
+	b2sum f big chunk1 >L.b2
+	b3sum f big chunk1 >L.b3
+	sha256sum f big chunk1 >L.s256
+	sha512sum f big chunk1 >L.s512
+	for l in L.b2 L.b3 L.s256 L.s512; do
+		run fhsum -c "$l"
+		[ "$status" = 0 ] || fail "fhsum -c $l: exit $status" "$output"
+		[ "$output" = "$(printf 'f: OK\nbig: OK\nchunk1: OK')" ] || fail "fhsum -c $l:" "$output"
+	done
+	# A list settled as BLAKE3 fails a file changed since, and says so.
+	printf 'changed\n' >f
+	run fhsum -c L.b3
+	[ "$status" = 1 ] && [[ $output == *"f: FAILED"* ]] || fail "changed file: $status $output"
+	# Tagged lines name their algorithm, lengths in the tag included.
+	b2sum --tag -l 256 big >T
+	b3sum big | awk '{ print "BLAKE3 (" $2 ") = " $1 }' >>T
+	run fhsum -c T
+	[ "$status" = 0 ] || fail "tagged BLAKE2b-256 and BLAKE3 lines: $output"
+}
+
+@test "blake: the b2sum link is GNU b2sum: generation, --tag, -z, -l, escapes" {
+	need b2sum
+	same_as b2sum f empty big 'we\ird'
+	same_as b2sum --tag f 'we\ird'
+	same_as b2sum -z f 'we\ird'
+	same_as b2sum -l 256 --tag f
+	same_as b2sum --length=16 f
+	same_as b2sum --le=8 -b f
+	for l in 7 513 520 1024 0 abc -8 ' 16' +16 99999999999999999999999; do
+		same_as b2sum -l "$l" f
+	done
+	same_as b2sum nonexistent f
+	same_as b2sum -a md5 f
+	same_as b2sum -l
+	same_as b2sum --tag --text f
+}
+
+@test "blake: the b2sum link is GNU b2sum under -c and its options" {
+	need b2sum
+	need sha256sum
+	b2sum f big >l512
+	b2sum -l 256 f big >l256
+	b2sum --tag -l 256 f >t256
+	# (Not 'we\ird': its status line is escaped, as GNU 9.4 and later
+	# and every GNU name of fhsum escape it; b2sum 9.1 does not.)
+	b2sum --tag f >t512
+	sha256sum f >s256
+	{ cat l512; echo garbage; echo "BLAKE2b-1024 (f) = 00"; echo "SHA256 (f) = 00"; } >bad
+	same_as b2sum -c l512 l256 t256 t512
+	same_as b2sum -l 128 -c l256
+	same_as b2sum -c s256
+	for o in --quiet --status -w --strict --ignore-missing; do
+		same_as b2sum -c $o bad
+	done
+	echo "$(b2sum f | cut -c1-128)  missing" >miss
+	same_as b2sum -c --ignore-missing miss
+	same_as b2sum -c miss
+	same_as b2sum -c --tag l512
+	same_as b2sum -c -z l512
+	IN=l512 same_as b2sum -c
+}
+
+@test "blake: the b3sum link is b3sum: generation, --length, --no-names, --raw, threads, mmap" {
+	need b3sum
+	same_as b3sum f empty big chunk1 'we\ird'
+	same_as b3sum --no-names f big
+	same_as b3sum --raw big
+	same_as b3sum -l 8 f
+	same_as b3sum --length 0 f
+	same_as b3sum --length=131 big
+	same_as b3sum --length x f nonexistent
+	same_as b3sum nonexistent f /tmp
+	same_as b3sum --raw f big
+	same_as b3sum --num-threads 1 big
+	same_as b3sum --num-threads=2 --no-mmap -- big chunk1
+	same_as b3sum --num-threads x f
+	same_as b3sum --bogus
+	same_as b3sum --quiet f
+	IN=big same_as b3sum
+	IN=big same_as b3sum --raw -l 100
+}
+
+@test "blake: the b3sum link is b3sum under --keyed and --derive-key" {
+	need b3sum
+	head -c 32 big >key
+	IN=key same_as b3sum --keyed f big chunk1
+	IN=key same_as b3sum --keyed f -
+	IN=f same_as b3sum --keyed f
+	IN=big same_as b3sum --keyed f
+	same_as b3sum --keyed
+	same_as b3sum --keyed --derive-key ctx f
+	same_as b3sum --derive-key 'BLAKE3 2019-12-27 16:29:52 test vectors context' f big chunk1
+}
+
+@test "blake: the b3sum link is b3sum under -c and --quiet" {
+	need b3sum
+	b3sum f big chunk1 'we\ird' >list
+	{ echo garbage; cat list; echo; echo "0000000000000000000000000000000000000000000000000000000000000000  f"; } >bad
+	sed 's/  / */' list >star
+	tr a-f A-F <list >upper
+	printf '\\%s  f\\x\n' "$(b3sum --no-names f)" >badesc
+	echo "$(b3sum --no-names f)  missing" >miss
+	same_as b3sum -c list
+	same_as b3sum -c bad star upper badesc miss
+	same_as b3sum -c --quiet bad
+	same_as b3sum --check list /tmp
+	same_as b3sum -c nolist
+	same_as b3sum -c --no-names list
+	same_as b3sum -c --length 8 list
+	IN=list same_as b3sum -c
+}
+
+@test "blake: the b3sum link's --tag writes BSD lines, and -c reads them back, as b3sum 1.7 does" {
+	need b3sum
+	local h w
+	h=$(b3sum --no-names f)
+	w=$(b3sum --no-names 'we\ird')
+	capture got fhsum_as b3sum --tag f 'we\ird'
+	[ "$(cat got.rc)" = 0 ] || fail "status $(cat got.rc): $(cat got.err)"
+	[ "$(cat got.out)" = "BLAKE3 (f) = $h"$'\n'"\\BLAKE3 (we\\\\ird) = $w" ] ||
+		fail "--tag:" "$(cat got.out)"
+	fhsum_as b3sum --tag f 'we\ird' >T
+	run fhsum_as b3sum -c T
+	[ "$status" = 0 ] && [ "$output" = $'f: OK\n\\we\\\\ird: OK' ] || fail "-c: $status: $output"
+	run fhsum -c T
+	[ "$status" = 0 ] || fail "fhsum -c: $status: $output"
+	printf 'changed\n' >f
+	run fhsum_as b3sum -c T
+	[ "$status" = 1 ] && [[ $output == "f: FAILED"* ]] || fail "changed: $status: $output"
+	run fhsum_as b3sum --tag -c T
+	[ "$status" = 1 ] && [[ $output == *"'--tag' cannot be used with '--check'"* ]] || fail "$status: $output"
+}
