@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "list/checklist.h"
 #include "cli.h"
@@ -92,7 +93,17 @@ static bool next(void *ctx, struct fh_job *job)
 		job->user = b;
 		job->track = true; /* the engine tells whether it held still */
 	}
-	if (fh_progress_enabled()) {
+	if (fh_progress_enabled() && strcmp(path, "-") == 0) {
+		/* Standard input has a total when it is a regular file: what
+		 * is left of it from its offset. */
+		struct stat st;
+		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+
+		if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && at >= 0) {
+			job->size_hint = st.st_size > at ? (uint64_t)(st.st_size - at) : 0;
+			job->sized = true;
+		}
+	} else if (fh_progress_enabled()) {
 		struct fh_meta m;
 
 		if (fh_operands_meta(g->ops, path, &m, NULL)) {
