@@ -152,8 +152,16 @@ static void done(void *ctx, struct fh_job *job)
 			return;
 		}
 	}
-	if (job->err) {
+	if (job->err == EISDIR && !c->recursive && !fh_gnu_as) {
+		/* What to do about it, under fhsum's own name: a GNU name's
+		 * message stays GNU's. */
+		fh_progress_clear();
+		fh_error(0, "%s: %s (use -r to hash the files under it)",
+			 fh_quotef(job->path, strlen(job->path)), fh_strerror(EISDIR));
+	} else if (job->err) {
 		fh_report_input_error(job->path, job->err);
+	}
+	if (job->err) {
 		if (c->json)
 			json_failure(c, job->path, job->err);
 		free(b);

@@ -135,7 +135,7 @@ for l in open(sys.argv[1], "rb"):
 	mkdir d
 	capture got fhsum --json -a sha3-256 a d
 	[ "$(cat got.rc)" = 1 ] || fail "exit $(cat got.rc), want 1"
-	printf 'PROG: d: Is a directory\n' >want.err
+	printf 'PROG: d: Is a directory (use -r to hash the files under it)\n' >want.err
 	same_file want.err got.err || fail "stderr changed by --json:" "$(cat got.err)"
 	python3 - <<'PY' || fail "objects:" "$(cat got.out)"
 import hashlib, json, os
