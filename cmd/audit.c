@@ -44,10 +44,12 @@ struct rec {
 /* ------------------------------------------------------------------ */
 /* Reporting. */
 
-void fh_audit_report(struct auditor *a, const char *name, size_t len,
+/* fh_audit_report and fh_audit_report_expected. */
+static void report(struct auditor *a, const char *name, size_t len,
 		   enum fh_status st, int algo, const uint8_t *digest,
-		   size_t outlen, const struct fh_meta *meta, int err,
-		   const char *from, size_t fromlen)
+		   const uint8_t *expected, size_t outlen,
+		   const struct fh_meta *meta, int err, const char *from,
+		   size_t fromlen)
 {
 	const struct cli *c = a->c;
 
@@ -55,9 +57,28 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 		return;
 	fh_record_put(c, &(struct fh_record){
 		.name = name, .namelen = len, .algo = fh_algo_get((enum fh_algo_id)algo),
-		.digest = digest, .outlen = outlen, .sized = meta != NULL,
-		.size = meta ? meta->size : 0, .verified = meta ? meta->verified : 0,
-		.status = fh_status_word(st), .from = from, .fromlen = fromlen, .err = err });
+		.digest = digest, .expected = expected, .outlen = outlen,
+		.sized = meta != NULL, .size = meta ? meta->size : 0,
+		.verified = meta ? meta->verified : 0, .status = fh_status_word(st),
+		.from = from, .fromlen = fromlen, .err = err });
+}
+
+void fh_audit_report(struct auditor *a, const char *name, size_t len,
+		   enum fh_status st, int algo, const uint8_t *digest,
+		   size_t outlen, const struct fh_meta *meta, int err,
+		   const char *from, size_t fromlen)
+{
+	report(a, name, len, st, algo, digest, NULL, outlen, meta, err, from, fromlen);
+}
+
+void fh_audit_report_expected(struct auditor *a, const char *name, size_t len,
+			      enum fh_status st, int algo, const uint8_t *digest,
+			      const uint8_t *expected, size_t outlen,
+			      const struct fh_meta *meta)
+{
+	report(a, name, len, st, algo, digest,
+	       st == FH_ST_CHANGED || st == FH_ST_DAMAGED ? expected : NULL, outlen,
+	       meta, 0, NULL, 0);
 }
 
 /* A listed file hashed: its status, and for --update its line's fate.
@@ -94,7 +115,8 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 	}
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	fh_audit_report(a, path, len, st, e->algo, digest, e->outlen, shown, 0, NULL, 0);
+	fh_audit_report_expected(a, path, len, st, e->algo, digest, fh_entry_digest(e),
+				 e->outlen, shown);
 }
 
 /* ------------------------------------------------------------------ */
@@ -710,8 +732,9 @@ static void against_entry(void *ctx, struct fh_list_line *l, uint64_t hash,
 
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	fh_audit_report(a, l->name, l->namelen, st, algo->id, digest, l->outlen, meta, 0,
-	       NULL, 0);
+	fh_audit_report_expected(a, l->name, l->namelen, st, algo->id, digest,
+				 e->outlen == l->outlen ? fh_entry_digest(e) : NULL,
+				 l->outlen, meta);
 }
 
 /* ------------------------------------------------------------------ */

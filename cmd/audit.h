@@ -56,6 +56,12 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 		     enum fh_status st, int algo, const uint8_t *digest,
 		     size_t outlen, const struct fh_meta *meta, int err,
 		     const char *from, size_t fromlen);
+/* The same for a file whose digest is not the one listed (CHANGED,
+ * DAMAGED): EXPECTED (OUTLEN bytes) is that one, for --json. */
+void fh_audit_report_expected(struct auditor *a, const char *name, size_t len,
+			      enum fh_status st, int algo, const uint8_t *digest,
+			      const uint8_t *expected, size_t outlen,
+			      const struct fh_meta *meta);
 /* The probe that settles an open length of the list before the run
  * reads its files: the smallest in-scope entry of that length whose file
  * the run reads anyway (for --update, one its metadata does not vouch

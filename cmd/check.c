@@ -392,6 +392,7 @@ struct result {
 	const uint8_t *digest;
 	size_t outlen;
 	uint64_t size;
+	const uint8_t *expected; /* --json, a mismatch: the digest listed */
 };
 
 /* Prints "NAME: WHAT" (escaped as generated lines are), or with --json
@@ -401,8 +402,9 @@ static void status_line(struct checker *k, const struct result *r,
 {
 	fh_record_put(k->c, &(struct fh_record){
 		.name = r->path, .namelen = strlen(r->path), .algo = r->algo,
-		.digest = err ? NULL : r->digest, .outlen = r->outlen, .sized = !err,
-		.size = r->size, .status = what, .err = err });
+		.digest = err ? NULL : r->digest, .expected = err ? NULL : r->expected,
+		.outlen = r->outlen, .sized = !err, .size = r->size, .status = what,
+		.err = err });
 }
 
 /* A line's verdict: ERR (the file could not be read) or MATCH. */
@@ -438,7 +440,7 @@ static void verdict(struct checker *k, struct item *it, const struct result *r,
 static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 {
 	struct result r = { job->path, job->algo, job->digest, job->outlen,
-			    job->size };
+			    job->size, NULL };
 	bool match = !job->err && (!job->cand || job->chosen >= 0) &&
 		     digest_matches(it, job->digest, job->outlen, k->text);
 
@@ -461,7 +463,20 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			match = true;
 		}
 	}
+	uint8_t *listed = NULL;
+
+	if (k->c->json && !job->err && !match) {
+		/* The digest the list gives, decoded, for --json's
+		 * "expected" (none for a text that does not decode). */
+		struct fh_list_line l = { .digest = it->text, .digestlen = it->digestlen,
+					  .outlen = r.outlen, .base64 = it->base64 };
+
+		listed = fh_xmalloc(r.outlen);
+		if (fh_list_digest(listed, &l))
+			r.expected = listed;
+	}
 	verdict(k, it, &r, job->err, match);
+	free(listed);
 }
 
 /* The end of a list: GNU's summary, and whether the list passed. */
