@@ -631,6 +631,31 @@ static void finish(struct auditor *a)
 		if (a->update)
 			fh_store_change(&a->st, (struct fh_change){ .e = e, .kind = FH_CH_DROP });
 	}
+	if (!c->status_only && !c->against)
+		fh_prefix_guess(&a->st, &a->prefix);
+}
+
+/* Said once, last: nearly every name found is a listed one under a
+ * prefix, or the list's are the names found under one (an audit run
+ * from another directory, or with absolute names for a list of relative
+ * ones), which the report shows as every file NEW or MOVED. */
+static void say_prefix(const struct auditor *a)
+{
+	const struct fh_prefix *p = &a->prefix;
+	uint64_t of = a->st.nnews;
+
+	if (!p->text)
+		return;
+	fh_error(0, "note: %" PRIu64 " of %" PRIu64 " names found are the list's "
+		 "names %s %s before them", p->hits, of, p->under ? "with" : "without",
+		 fh_quote(p->text));
+	if (p->under)
+		fh_error(0, "note: if nothing moved, run it from %s, with names "
+			 "relative to it", fh_quote(p->text));
+	else
+		fh_error(0, "note: if nothing moved, run it where the list's names "
+			 "start, naming the files as the list does (%s before them)",
+			 fh_quote(p->text));
 }
 
 static void warn_count(uint64_t n, const char *one, const char *many)
@@ -667,6 +692,7 @@ int fh_audit_status(struct auditor *a)
 		warn_count(a->kept_missing, "listed file missing (its line kept: "
 					    "--prune drops it)",
 			   "listed files missing (their lines kept: --prune drops them)");
+		say_prefix(a);
 	}
 	return (a->added ? FH_BIT_NEW : 0) |
 	       (a->missing || a->kept_missing ? FH_BIT_MISSING : 0) |
@@ -853,6 +879,7 @@ void fh_audit_free(struct auditor *a)
 	for (size_t i = 0; i < a->nblind; i++)
 		free(a->blind[i]);
 	free(a->blind);
+	free(a->prefix.text);
 	free(a->scope);
 	fh_store_release(&a->st);
 	free(a);

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "list/manifest.h"
 #include "operands.h"
+#include "prefix.h"
 #include "store.h"
 
 /* The policy of --audit, --update and --against over a list held in a
@@ -41,6 +42,9 @@ struct auditor {
 	/* TORN: files that changed while they were read. */
 	uint64_t walk_errors, unchecked, torn, kept_missing;
 	uint64_t unmatched;     /* files that matched no candidate */
+	/* A prefix that the names found have more or less than the list's,
+	 * said once after the report (prefix.h). */
+	struct fh_prefix prefix;
 };
 
 /* Opens A's list (HOLD: locked, for a rewrite), its lines read as HOW
