@@ -134,3 +134,18 @@ setup() {
 	done
 	return $bad
 }
+
+@test "house: the README stays under 300 lines, keeps its two quick-start commands, and names every -a name and program name of the table" {
+	local readme=$ROOT/README.md n missing=
+	n=$(wc -l <"$readme")
+	[ "$n" -lt 300 ] || fail "README.md has $n lines: 300 or more"
+	grep -qE '^    .*meson setup build && ninja -C build && build/cmd/fhsum .*README.md$' "$readme" ||
+		fail "README.md lost its command that builds fhsum and hashes a real file"
+	grep -qx '    meson test -C build' "$readme" || fail "README.md lost its command that runs the test suite"
+	capture got fhsum --list-algorithms
+	[ "$(cat got.rc)" = 0 ] || fail "--list-algorithms exit status $(cat got.rc)"
+	for n in $(awk '!/^(ALGORITHM|#)/ { print $1; if ($6 != "-") print $6 }' got.out); do
+		grep -qF "\`$n\`" "$readme" || missing="$missing $n"
+	done
+	[ -z "$missing" ] || fail "README.md does not name:$missing"
+}
