@@ -47,10 +47,12 @@ struct rec {
 /* ------------------------------------------------------------------ */
 /* Reporting. */
 
-void fh_audit_report(struct auditor *a, const char *name, size_t len,
+/* fh_audit_report and fh_audit_report_expected. */
+static void report(struct auditor *a, const char *name, size_t len,
 		   enum fh_status st, int algo, const uint8_t *digest,
-		   size_t outlen, const struct fh_meta *meta, int err,
-		   const char *from, size_t fromlen)
+		   const uint8_t *expected, size_t outlen,
+		   const struct fh_meta *meta, int err, const char *from,
+		   size_t fromlen)
 {
 	const struct cli *c = a->c;
 
@@ -61,9 +63,28 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 		outlen = fh_algo_get((enum fh_algo_id)algo)->digest_bytes;
 	fh_record_put(c, &(struct fh_record){
 		.name = name, .namelen = len, .algo = fh_algo_get((enum fh_algo_id)algo),
-		.digest = digest, .outlen = outlen, .sized = meta != NULL,
-		.size = meta ? meta->size : 0, .verified = meta ? meta->verified : 0,
-		.status = fh_status_word(st), .from = from, .fromlen = fromlen, .err = err });
+		.digest = digest, .expected = expected, .outlen = outlen,
+		.sized = meta != NULL, .size = meta ? meta->size : 0,
+		.verified = meta ? meta->verified : 0, .status = fh_status_word(st),
+		.from = from, .fromlen = fromlen, .err = err });
+}
+
+void fh_audit_report(struct auditor *a, const char *name, size_t len,
+		   enum fh_status st, int algo, const uint8_t *digest,
+		   size_t outlen, const struct fh_meta *meta, int err,
+		   const char *from, size_t fromlen)
+{
+	report(a, name, len, st, algo, digest, NULL, outlen, meta, err, from, fromlen);
+}
+
+void fh_audit_report_expected(struct auditor *a, const char *name, size_t len,
+			      enum fh_status st, int algo, const uint8_t *digest,
+			      const uint8_t *expected, size_t outlen,
+			      const struct fh_meta *meta)
+{
+	report(a, name, len, st, algo, digest,
+	       st == FH_ST_CHANGED || st == FH_ST_DAMAGED ? expected : NULL, outlen,
+	       meta, 0, NULL, 0);
 }
 
 /* A listed file hashed: its status, and for --update its line's fate.
@@ -100,7 +121,8 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 	}
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	fh_audit_report(a, path, len, st, e->algo, digest, e->outlen, shown, 0, NULL, 0);
+	fh_audit_report_expected(a, path, len, st, e->algo, digest, fh_entry_digest(e),
+				 e->outlen, shown);
 }
 
 /* ------------------------------------------------------------------ */
@@ -627,6 +649,31 @@ static void finish(struct auditor *a)
 		if (a->update)
 			fh_store_change(&a->st, (struct fh_change){ .e = e, .kind = FH_CH_DROP });
 	}
+	if (!c->status_only && !c->against)
+		fh_prefix_guess(&a->st, &a->prefix);
+}
+
+/* Said once, last: nearly every name found is a listed one under a
+ * prefix, or the list's are the names found under one (an audit run
+ * from another directory, or with absolute names for a list of relative
+ * ones), which the report shows as every file NEW or MOVED. */
+static void say_prefix(const struct auditor *a)
+{
+	const struct fh_prefix *p = &a->prefix;
+	uint64_t of = a->st.nnews;
+
+	if (!p->text)
+		return;
+	fh_error(0, "note: %" PRIu64 " of %" PRIu64 " names found are the list's "
+		 "names %s %s before them", p->hits, of, p->under ? "with" : "without",
+		 fh_quote(p->text));
+	if (p->under)
+		fh_error(0, "note: if nothing moved, run it from %s, with names "
+			 "relative to it", fh_quote(p->text));
+	else
+		fh_error(0, "note: if nothing moved, run it where the list's names "
+			 "start, naming the files as the list does (%s before them)",
+			 fh_quote(p->text));
 }
 
 static void warn_count(uint64_t n, const char *one, const char *many)
@@ -663,6 +710,7 @@ int fh_audit_status(struct auditor *a)
 		warn_count(a->kept_missing, "listed file missing (its line kept: "
 					    "--prune drops it)",
 			   "listed files missing (their lines kept: --prune drops them)");
+		say_prefix(a);
 	}
 	return (a->added ? FH_BIT_NEW : 0) |
 	       (a->missing || a->kept_missing ? FH_BIT_MISSING : 0) |
@@ -728,8 +776,9 @@ static void against_entry(void *ctx, struct fh_list_line *l, uint64_t hash,
 
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	fh_audit_report(a, l->name, l->namelen, st, algo->id, digest, l->outlen, meta, 0,
-	       NULL, 0);
+	fh_audit_report_expected(a, l->name, l->namelen, st, algo->id, digest,
+				 e->outlen == l->outlen ? fh_entry_digest(e) : NULL,
+				 l->outlen, meta);
 }
 
 /* ------------------------------------------------------------------ */
@@ -865,6 +914,7 @@ void fh_audit_free(struct auditor *a)
 	for (size_t i = 0; i < a->nblind; i++)
 		free(a->blind[i]);
 	free(a->blind);
+	free(a->prefix.text);
 	free(a->scope);
 	fh_store_release(&a->st);
 	free(a);

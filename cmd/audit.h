@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "list/manifest.h"
 #include "operands.h"
+#include "prefix.h"
 #include "store.h"
 
 /* The policy of --audit, --update and --against over a list held in a
@@ -41,6 +42,9 @@ struct auditor {
 	/* TORN: files that changed while they were read. */
 	uint64_t walk_errors, unchecked, torn, kept_missing;
 	uint64_t unmatched;     /* files that matched no candidate */
+	/* A prefix that the names found have more or less than the list's,
+	 * said once after the report (prefix.h). */
+	struct fh_prefix prefix;
 };
 
 /* Opens A's list (HOLD: locked, for a rewrite), its lines read as HOW
@@ -56,6 +60,12 @@ void fh_audit_report(struct auditor *a, const char *name, size_t len,
 		     enum fh_status st, int algo, const uint8_t *digest,
 		     size_t outlen, const struct fh_meta *meta, int err,
 		     const char *from, size_t fromlen);
+/* The same for a file whose digest is not the one listed (CHANGED,
+ * DAMAGED): EXPECTED (OUTLEN bytes) is that one, for --json. */
+void fh_audit_report_expected(struct auditor *a, const char *name, size_t len,
+			      enum fh_status st, int algo, const uint8_t *digest,
+			      const uint8_t *expected, size_t outlen,
+			      const struct fh_meta *meta);
 /* The probe that settles an open length of the list before the run
  * reads its files: the smallest in-scope entry of that length whose file
  * the run reads anyway (for --update, one its metadata does not vouch

@@ -224,11 +224,12 @@ int fh_benchmark(const struct fh_algo *only)
 	}
 	printf("# %d-byte buffers, whole hashes; MB/s = 10^6 bytes/s; "
 	       "* = picked by default\n", BENCH_BYTES);
+	/* Lines of 80 columns at most, like the rest of the output. */
 	printf("# multi-buffer rows: every lane busy on a buffer of its own, "
-	       "aggregate MB/s, then\n# the ratio to the single-stream kernel "
-	       "named; + = multi-buffer kernel picked by default\n");
+	       "aggregate MB/s,\n# then the ratio to the single-stream kernel "
+	       "named; + = multi-buffer kernel\n# picked by default\n");
 	printf("# kt128, kt256: one %u-byte buffer per hash, its leaves in the "
-	       "lanes of a multi-buffer\n# kernel (the rest on the picked "
+	       "lanes of a\n# multi-buffer kernel (the rest on the picked "
 	       "single-stream one), one thread\n", BENCH_KT_BYTES);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return 1;

@@ -568,6 +568,7 @@ struct result {
 	const uint8_t *digest;
 	size_t outlen;
 	uint64_t size;
+	const uint8_t *expected; /* --json, a mismatch: the digest listed */
 };
 
 /* Prints "NAME: WHAT" (escaped as generated lines are), or with --json
@@ -577,8 +578,9 @@ static void status_line(struct checker *k, const struct result *r,
 {
 	fh_record_put(k->c, &(struct fh_record){
 		.name = r->path, .namelen = strlen(r->path), .algo = r->algo,
-		.digest = err ? NULL : r->digest, .outlen = r->outlen, .sized = !err,
-		.size = r->size, .status = what, .err = err });
+		.digest = err ? NULL : r->digest, .expected = err ? NULL : r->expected,
+		.outlen = r->outlen, .sized = !err, .size = r->size, .status = what,
+		.err = err });
 }
 
 /* A line's verdict: ERR (the file could not be read) or MATCH. */
@@ -620,7 +622,7 @@ static void verdict(struct checker *k, struct item *it, const struct result *r,
 static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 {
 	struct result r = { job->path, job->algo, job->digest, job->outlen,
-			    job->size };
+			    job->size, NULL };
 	bool match = !job->err && (!job->cand || job->chosen >= 0) &&
 		     digest_matches(it, job->digest, job->outlen, k->text);
 
@@ -643,6 +645,18 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			match = true;
 		}
 	}
+	uint8_t *listed = NULL;
+
+	if (k->c->json && !job->err && !match) {
+		/* The digest the list gives, decoded, for --json's
+		 * "expected" (none for a text that does not decode). */
+		struct fh_list_line l = { .digest = it->text, .digestlen = it->digestlen,
+					  .outlen = r.outlen, .base64 = it->base64 };
+
+		listed = fh_xmalloc(r.outlen);
+		if (fh_list_digest(listed, &l))
+			r.expected = listed;
+	}
 	if (it->cand && !job->err) {
 		size_t i = (size_t)(it->cand - it->list->settle.cand);
 
@@ -652,6 +666,7 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 			it->list->cand_failed[i]++;
 	}
 	verdict(k, it, &r, job->err, match);
+	free(listed);
 }
 
 /* "sha3-256 or sha256": C's names, as -a takes them, into OUT (N bytes). */
@@ -717,10 +732,13 @@ static void row_done(struct checker *k, struct fh_job *job, struct item *it)
 	uint8_t row[FH_HASHDEEP_ROW_MAX];
 	/* Shown (--json) with its first column's digest. */
 	struct result r = { job->path, h->cand.algo[0], job->digest,
-			    h->cand.algo[0]->digest_bytes, job->size };
+			    h->cand.algo[0]->digest_bytes, job->size, NULL };
 	bool match = !job->err && fh_hashdeep_row(h, job, row) == it->digestlen &&
 		     memcmp(row, it->text, it->digestlen) == 0;
 
+	/* The row's first column, as listed: its bytes begin the row's. */
+	if (!job->err && !match)
+		r.expected = (const uint8_t *)it->text;
 	verdict(k, it, &r, job->err, match);
 }
 
@@ -858,7 +876,7 @@ static void done(void *ctx, struct fh_job *job)
 		}
 		break;
 	case EV_FILE_ERROR: {
-		struct result r = { it->text, k->expect.algo, NULL, k->expect.outlen, 0 };
+		struct result r = { it->text, k->expect.algo, NULL, k->expect.outlen, 0, NULL };
 
 		verdict(k, it, &r, it->err, false);
 		break;

@@ -167,6 +167,9 @@ struct fh_record {
 	size_t namelen;
 	const struct fh_algo *algo;
 	const uint8_t *digest;  /* computed (OUTLEN bytes), or NULL */
+	/* The digest listed (OUTLEN bytes), where it differs: FAILED,
+	 * CHANGED, DAMAGED; NULL otherwise. */
+	const uint8_t *expected;
 	size_t outlen;
 	bool sized;             /* SIZE is known */
 	uint64_t size;

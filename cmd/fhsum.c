@@ -587,7 +587,7 @@ static void check_modes(const struct cli *c, const struct args *a, const char *m
 	/* Patterns leave out names of a walk or of a list: nothing else
 	 * has names to leave out. */
 	if (a->nexcludes && !c->recursive && !auditing)
-		usage_error("%s needs -r, --audit or --update",
+		usage_error("%s needs -r, --audit, --update or --scrub",
 			    a->excludes[0].file ? "--exclude-from" : "--exclude");
 	for (size_t i = 0; i < a->nexcludes; i++)
 		if (a->excludes[i].file && strcmp(a->excludes[i].arg, "-") == 0 &&

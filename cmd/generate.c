@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "list/checklist.h"
@@ -95,7 +96,17 @@ static bool next(void *ctx, struct fh_job *job)
 		job->user = b;
 		job->track = true; /* the engine tells whether it held still */
 	}
-	if (fh_progress_enabled()) {
+	if (fh_progress_enabled() && strcmp(path, "-") == 0) {
+		/* Standard input has a total when it is a regular file: what
+		 * is left of it from its offset. */
+		struct stat st;
+		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+
+		if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && at >= 0) {
+			job->size_hint = st.st_size > at ? (uint64_t)(st.st_size - at) : 0;
+			job->sized = true;
+		}
+	} else if (fh_progress_enabled()) {
 		struct fh_meta m;
 
 		if (fh_operands_meta(g->ops, path, &m, NULL)) {
@@ -150,8 +161,16 @@ static void done(void *ctx, struct fh_job *job)
 		g->ok = false;
 		return;
 	}
-	if (job->err) {
+	if (job->err == EISDIR && !c->recursive && !fh_gnu_as) {
+		/* What to do about it, under fhsum's own name: a GNU name's
+		 * message stays GNU's. */
+		fh_progress_clear();
+		fh_error(0, "%s: %s (use -r to hash the files under it)",
+			 fh_quotef(job->path, strlen(job->path)), fh_strerror(EISDIR));
+	} else if (job->err) {
 		fh_report_input_error(job->path, job->err);
+	}
+	if (job->err) {
 		if (c->json)
 			json_failure(c, job->path, job->err);
 		free(b);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "engine/engine.h"
 #include "kernel.h"
+#include "lines.h"
 
 void fh_job_kernels(const struct cli *c, struct fh_job *job)
 {
@@ -33,4 +34,7 @@ void fh_engine_opts_for(const struct cli *c, struct fh_engine_opts *e)
 	for (size_t f = 0; f < FH_FAMILY_COUNT; f++)
 		e->lanes |= c->kernels->multi[f] != NULL;
 	e->tick = fh_progress_start(c->progress) ? fh_progress_tick : NULL;
+	/* A list or names read from a slow pipe do not freeze the line. */
+	if (e->tick)
+		fh_lines_wait_hook = fh_engine_idle;
 }

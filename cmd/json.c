@@ -138,12 +138,17 @@ void fh_record_put(const struct cli *c, const struct fh_record *r)
 	fh_json_begin();
 	fh_json_name("name", r->name, r->namelen);
 	fh_json_str("algorithm", r->algo->name);
-	if (r->digest) {
+	/* "expected" as "digest" is written, so that the two compare. */
+	for (int i = 0; i < 2; i++) {
+		const uint8_t *d = i ? r->expected : r->digest;
+
+		if (!d)
+			continue;
 		if (c->base64)
-			text[fh_base64(text, r->digest, r->outlen)] = '\0';
+			text[fh_base64(text, d, r->outlen)] = '\0';
 		else
-			fh_hex(text, r->digest, r->outlen);
-		fh_json_str("digest", text);
+			fh_hex(text, d, r->outlen);
+		fh_json_str(i ? "expected" : "digest", text);
 	}
 	if (r->sized)
 		fh_json_uint("size", r->size);

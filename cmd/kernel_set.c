@@ -78,16 +78,24 @@ void fh_kernels_list(const struct fh_kernel_set *set)
 		       fh_kernel_usable(k) ? "usable" : "unsupported",
 		       in ? "*" : "-", in ? "" : w == FH_WHY_NARROW ? few : why[w]);
 	}
-	/* Which algorithms each family's kernels serve. */
+	/* Which algorithms each family's kernels serve, in lines of 80
+	 * columns at most (continued under "#  "). */
 	for (int f = 0; f < FH_FAMILY_COUNT; f++) {
-		printf("# %s kernels:", fh_family_name((enum fh_family)f));
+		int col = printf("# %s kernels:", fh_family_name((enum fh_family)f));
+
 		for (int id = 0; id < FH_ALGO_COUNT; id++) {
 			const struct fh_algo *a = fh_algo_get((enum fh_algo_id)id);
+			char item[96];
+			int n;
 
-			if (a->family == (enum fh_family)f)
-				printf(" %s%s", a->name,
-				       a->cv_bytes ? " (12 rounds, leaves in the lanes)"
-				       : a->rounds == 12 ? " (12 rounds)" : "");
+			if (a->family != (enum fh_family)f)
+				continue;
+			n = snprintf(item, sizeof item, " %s%s", a->name,
+				     a->cv_bytes ? " (12 rounds, leaves in the lanes)"
+				     : a->rounds == 12 ? " (12 rounds)" : "");
+			if (col + n > 80)
+				col = printf("\n#  ") - 1;
+			col += printf("%s", item);
 		}
 		printf("\n");
 	}

@@ -5,11 +5,15 @@
  * longest line returned whole, so a list of short lines needs little
  * memory and an endless line (/dev/zero) needs no more than a long one. */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lines.h"
+
+void (*fh_lines_wait_hook)(void);
 
 /* The first buffer: a read of this size takes hundreds of typical lines. */
 #define FH_LINES_FIRST (64u << 10)
@@ -25,7 +29,10 @@ bool fh_lines_start(struct fh_lines *r, int fd, size_t max, int delim)
 			return false;
 		r->cap = cap;
 	}
+	struct stat st;
+
 	r->fd = fd;
+	r->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	r->start = r->end = 0;
 	r->max = max;
 	r->delim = delim;
@@ -61,6 +68,11 @@ static bool fill(struct fh_lines *r)
 		r->buf = b;
 		r->cap = cap;
 	}
+	/* A list from a pipe may keep us waiting: meanwhile the hook is
+	 * called, five times a second. */
+	for (struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+	     fh_lines_wait_hook && !r->regular && poll(&pfd, 1, 200) == 0;)
+		fh_lines_wait_hook();
 	do
 		n = read(r->fd, r->buf + r->end, r->cap - r->end);
 	while (n < 0 && errno == EINTR);

@@ -17,6 +17,7 @@ struct fh_lines {
 	int delim;              /* what ends a line: '\n', or '\0' */
 	bool skipping;          /* reading past the rest of a long line */
 	bool eof;
+	bool regular;           /* FD is a regular file: reads never wait */
 	int err;                /* the read error that ended the input, or 0 */
 };
 
@@ -25,6 +26,11 @@ enum fh_lines_status {
 	FH_LINES_TOO_LONG,      /* a line of more than MAX bytes */
 	FH_LINES_END,           /* the end of the input, or a read error */
 };
+
+/* NULL, or called about every 200 ms while a read waits for input that
+ * is not a regular file's (a list from a slow pipe), on the thread that
+ * reads: the progress line is drawn from it. */
+extern void (*fh_lines_wait_hook)(void);
 
 /* Starts reading FD, with lines of up to MAX bytes, each ended by DELIM
  * (or by the end of the input), returned whole.  R's buffer is kept from

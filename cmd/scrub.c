@@ -357,8 +357,8 @@ static void judge(struct scrub *s, size_t at, struct fh_job *job)
 	}
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;
-	fh_audit_report(a, e->name, e->namelen, st, e->algo, job->digest,
-			e->outlen, &now, 0, NULL, 0);
+	fh_audit_report_expected(a, e->name, e->namelen, st, e->algo, job->digest,
+				 fh_entry_digest(e), e->outlen, &now);
 }
 
 /* Entries decided between two steps of the new list's writing. */

@@ -531,7 +531,9 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 			continue;
 		s->entries++;
 		if (kind == FH_LINE_OK) {
-			s->single = s->on && first && nothing_more(s);
+			/* Only a named list can be a sidecar: standard input's
+			 * first line is not held for the next one to come. */
+			s->single = s->on && first && s->list && nothing_more(s);
 			return FH_SHAPE_OK;
 		}
 		if (kind == FH_LINE_UNSUPPORTED)
@@ -544,7 +546,7 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 		}
 		if (!may_be_gpg(orig, len) || gpg_record(s, p, orig, len, out) != FH_SHAPE_OK)
 			return FH_SHAPE_BAD;
-		s->single = first && nothing_more(s);
+		s->single = first && s->list && nothing_more(s);
 		return FH_SHAPE_OK;
 	}
 }

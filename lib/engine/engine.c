@@ -291,6 +291,9 @@ struct run {
 	unsigned min_waiting;           /* inputs waiting that start threads */
 };
 
+/* The run of the calling thread, for fh_engine_idle. */
+static __thread struct run *idle_run;
+
 /* Calls the caller's tick with the progress so far, at most every 200 ms. */
 static void tick(struct run *run)
 {
@@ -309,6 +312,12 @@ static void tick(struct run *run)
 		p->bytes_done += atomic_load_explicit(&e->meters[i].bytes,
 						      memory_order_relaxed);
 	run->opts->tick(run->ctx, p);
+}
+
+void fh_engine_idle(void)
+{
+	if (idle_run && idle_run->opts->tick)
+		tick(idle_run);
 }
 
 /* Sets RUN up for OPTS: the ring, the meters, the caller's buffer, the
@@ -366,6 +375,44 @@ static int run_open(struct run *run, const struct fh_engine_opts *opts)
 	return 0;
 }
 
+/* Standard input hashed while progress is drawn: it is read on a thread
+ * of its own, in its turn (the calling thread waits for it, so two "-"
+ * operands are still read in order), while this thread goes on drawing,
+ * so that a pipe's bytes move the line as a file's do. */
+struct stdin_run {
+	struct fh_engine *e;
+	struct fh_reader *r;
+	struct fh_slot *s;
+	_Atomic bool done;
+};
+
+static void *stdin_main(void *arg)
+{
+	struct stdin_run *h = arg;
+
+	hash_here(h->e, h->r, h->s);
+	atomic_store(&h->done, true);
+	return NULL;
+}
+
+static void hash_stdin_ticking(struct run *run, struct fh_slot *s)
+{
+	struct stdin_run h = { .e = &run->e, .r = &run->r, .s = s };
+	pthread_t tid;
+
+	if (fh_thread_start(&tid, stdin_main, &h, FH_STACK_WORKER) != 0) {
+		hash_here(&run->e, &run->r, s);
+		return;
+	}
+	while (!atomic_load(&h.done)) {
+		struct timespec nap = { 0, 20 * 1000000L };
+
+		tick(run);
+		nanosleep(&nap, NULL);
+	}
+	pthread_join(tid, NULL);
+}
+
 /* The job at HEAD: handed back when it is done, hashed here when it is
  * standard input (so two "-" operands read it in order).  Returns true
  * when it did either. */
@@ -379,7 +426,15 @@ static bool hand_back(struct run *run, uint64_t tail)
 	int st = fh_slot_state(s);
 
 	if (st == FH_SLOT_STDIN) {
-		hash_here(e, &run->r, s);
+		/* With progress, the jobs after it are produced first while
+		 * the ring has room, so that the totals drawn are whole. */
+		if (run->opts->tick && !atomic_load(&e->finished) &&
+		    tail - e->head < e->nslots && e->held < FH_RING_BYTES)
+			return false;
+		if (run->opts->tick)
+			hash_stdin_ticking(run, s);
+		else
+			hash_here(e, &run->r, s);
 		return true;
 	}
 	if (st == FH_SLOT_DONE) {
@@ -548,9 +603,12 @@ int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 	struct run run = { .opts = opts, .next = next, .done = done,
 			   .ctx = ctx };
 	int err = run_open(&run, opts);
+	struct run *outer = idle_run;
 
 	if (!err) {
+		idle_run = &run;
 		err = run_loop(&run);
+		idle_run = outer;
 		run_stop(&run);
 	}
 	run_free(&run);

@@ -172,6 +172,12 @@ typedef void fh_done_fn(void *ctx, struct fh_job *job);
 int fh_engine_run(const struct fh_engine_opts *opts, fh_next_fn *next,
 		  fh_done_fn *done, void *ctx);
 
+/* For the caller's NEXT, on the calling thread, while it waits for its
+ * own input (a list from a pipe): the progress line is drawn as while
+ * the run waits for its files, so that a slow list does not freeze it.
+ * Does nothing outside a run or without a tick. */
+void fh_engine_idle(void);
+
 /* The number of online CPUs (at least 1). */
 unsigned fh_online_cpus(void);
 

@@ -838,3 +838,40 @@ race_run() {
 		[ $(( $(cat got.rc) & 4 )) = 4 ] || fail "update exit $(cat got.rc), want bit 4"
 	fi
 }
+
+@test "--audit from another directory, or with absolute names for a list of relative ones: the prefix is said once, with what to run" {
+	mkdir -p photos/2024
+	echo a >photos/a
+	echo b >photos/b
+	echo c >photos/2024/c
+	# A list made inside photos (names relative to it), audited from
+	# above: every name found is a listed one under photos/.
+	(cd photos && md5sum 2024/c a b) >in.md5
+	capture got fhsum --audit=in.md5 -r photos
+	expect "from above" 1 "photos/2024/c: NEW
+photos/a: NEW
+photos/b: NEW" "PROG: WARNING: 3 new files
+PROG: note: 3 of 3 names found are the list's names with 'photos/' before them
+PROG: note: if nothing moved, run it from 'photos/', with names relative to it" || return 1
+	# The same list and absolute names: the prefix is the directory.
+	capture got fhsum --audit=in.md5 -r "$PWD/photos"
+	grep -qxF "PROG: note: 3 of 3 names found are the list's names with '$PWD/photos/' before them" got.err ||
+		fail "absolute names:" "$(cat got.err)"
+	# A list of names under photos/, audited from inside photos: the
+	# list's names are the names found under photos/.
+	md5sum photos/2024/c photos/a photos/b >top.md5
+	capture got in_dir_photos fhsum --audit=../top.md5 -r .
+	expect "from below" 8 "./2024/c: MOVED from photos/2024/c
+./a: MOVED from photos/a
+./b: MOVED from photos/b" "PROG: WARNING: 3 files moved
+PROG: note: 3 of 3 names found are the list's names without 'photos/' before them
+PROG: note: if nothing moved, run it where the list's names start, naming the files as the list does ('photos/' before them)" || return 1
+	# Files that did move, one new: nothing to say.
+	mkdir photos/old
+	mv photos/a photos/old/a
+	echo new >photos/new
+	capture got fhsum --audit=top.md5 -r photos
+	! grep -q note got.err || fail "a note for a tree that changed:" "$(cat got.err)"
+}
+
+in_dir_photos() { (cd photos && "$@"); }

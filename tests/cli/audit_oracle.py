@@ -357,9 +357,11 @@ def main(argv):
             report.append((name, "OK", None, det))
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64, m)
         elif e.meta and e.meta == m and name not in operands:
+            det["expected"] = e.digest
             report.append((name, "DAMAGED", None, det))
             counts["damaged"] += 1
         elif e.meta and e.meta == m:  # named: its content is accepted
+            det["expected"] = e.digest
             report.append((name, "DAMAGED", None, det))
             counts["damaged"] += 1
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64, m)
@@ -368,6 +370,7 @@ def main(argv):
         else:
             if e.open:
                 unsettled.add(e.algo)
+            det["expected"] = e.digest
             report.append((name, "CHANGED", None, det))
             counts["changed"] += 1
             replaced[e.no] = format_line(e.name, d, e.algo, e.tagged, e.star, e.b64,
@@ -486,8 +489,8 @@ def write_new_list(o, entries, lines, replaced, new, new_algo, verdicts):
 
 def json_line(name, status, old, det):
     """The object --json prints for a report line, keys in fhsum(1)'s order
-    (name, algorithm, digest, size, status, from, error); a name that is
-    not UTF-8 as name_base64 (from_base64 for OLD)."""
+    (name, algorithm, digest, expected, size, status, from, error); a name
+    that is not UTF-8 as name_base64 (from_base64 for OLD)."""
     import json
     obj = {}
 
@@ -500,6 +503,8 @@ def json_line(name, status, old, det):
     obj["algorithm"] = det["algorithm"]
     if det.get("digest"):
         obj["digest"] = det["digest"]
+    if det.get("expected"):  # CHANGED, DAMAGED: the digest listed
+        obj["expected"] = det["expected"]
     if det.get("size") is not None:
         obj["size"] = det["size"]
     obj["status"] = "MOVED" if status == "MOVED" else status

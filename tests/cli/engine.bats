@@ -14,7 +14,7 @@ setup() {
 	make_mixed
 	xargs -a names -d '\n' md5sum >ref.out 2>ref.err.raw && rc=0 || rc=$?
 	[ "$rc" = 123 ] || fail "xargs md5sum exit $rc"
-	normalise_err <ref.err.raw >ref.err
+	normalise_err <ref.err.raw | own_name_hint >ref.err
 	echo 1 >ref.rc
 	for j in 1 2 64; do
 		capture got fhsum -a md5 -j$j --files-from=names
@@ -260,7 +260,7 @@ print(hashlib.sha3_256(open(sys.argv[1], "rb").read()).hexdigest() + "  big")
 	! grep -q 'files' tty.out || fail "--no-progress drew progress"
 }
 
-@test "engine: progress in -c shows what is known: no bytes' total, no time left, a partial files' total marked +" {
+@test "engine: progress in -c shows what is known: no bytes' total, no time left but the time spent, a partial files' total marked +" {
 	# A list gives no sizes: the line must not show "/0 B" nor a time
 	# left.  Two big files so that it is drawn a few times.
 	local size=512M
@@ -275,9 +275,9 @@ lines = [l for l in re.split(r"[\r\n]", text) if "files," in l]
 if not lines:
     sys.exit("no progress line")
 for l in lines:
-    m = re.search(r"(\d+)/(\d+)(\+?) files, ([0-9.]+ (?:B|KiB|MiB|GiB)), ([0-9.]+ (?:B|KiB|MiB|GiB))/s$", l)
+    m = re.search(r"(\d+)/(\d+)(\+?) files, ([0-9.]+ (?:B|KiB|MiB|GiB)), ([0-9.]+ (?:B|KiB|MiB|GiB))/s, \d+:\d\d:\d\d$", l)
     if not m:
-        sys.exit("line not of the form 'D/N files, BYTES, RATE/s': %r" % l)
+        sys.exit("line not of the form 'D/N files, BYTES, RATE/s, ELAPSED': %r" % l)
     if "left" in l or "/0 B" in l:
         sys.exit("a total that is not known: %r" % l)
 PY

@@ -257,10 +257,10 @@ rsync_vs_fhsum() {
 @test "--exclude without -r, --audit or --update is a usage error; --exclude-from=- and --files-from=- clash" {
 	echo a >a
 	capture got fhsum --exclude='*.o' a
-	expect "--exclude alone" 1 "" "PROG: --exclude needs -r, --audit or --update
+	expect "--exclude alone" 1 "" "PROG: --exclude needs -r, --audit, --update or --scrub
 Try 'PROG --help' for more information." || return 1
 	capture got fhsum --exclude-from=/dev/null -c a
-	expect "--exclude-from with -c" 1 "" "PROG: --exclude-from needs -r, --audit or --update
+	expect "--exclude-from with -c" 1 "" "PROG: --exclude-from needs -r, --audit, --update or --scrub
 Try 'PROG --help' for more information." || return 1
 	capture got fhsum -r --exclude-from=- --files-from=- </dev/null
 	expect "both on stdin" 1 "" "PROG: --exclude-from and --files-from cannot both read standard input

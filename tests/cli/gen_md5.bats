@@ -167,9 +167,13 @@ setup() {
 	same_as_md5sum ' lead' 'a b' "it's" "$(printf 'new\nline')" 'back\slash' "$(printf 'tab\tx')"
 }
 
-@test "md5 gen: a directory operand is 'Is a directory', the others are printed, exit 1" {
+@test "md5 gen: a directory operand is 'Is a directory', the others are printed, exit 1; under fhsum's own name with what to do" {
 	mkdir d
-	same_as_md5sum a d b
+	# As md5sum, byte for byte, under its name.
+	same_as_md5sum_link a d b || return 1
+	# Under fhsum's own name the same, and the hint.
+	capture got fhsum -a md5 a d b
+	expect "own name" 1 "$(md5sum a b)" "PROG: d: Is a directory (use -r to hash the files under it)"
 }
 
 @test "md5 gen: an unreadable file is reported and the others are printed" {

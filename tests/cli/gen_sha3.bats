@@ -238,7 +238,7 @@ for f in sys.argv[1:]:
 	capture got fhsum -a sha3-224 p1 nosuch d p3
 	expect "missing and directory" 1 "$(vec sha3-224 1)  p1
 $(vec sha3-224 3)  p3" "PROG: nosuch: No such file or directory
-PROG: d: Is a directory"
+PROG: d: Is a directory (use -r to hash the files under it)"
 }
 
 @test "every -j thread count keeps operand order with SHA-3" {

@@ -159,6 +159,12 @@ same_as_md5sum_link() {
 	compare_runs "md5sum (link) $*" ref got
 }
 
+# own_name_hint: GNU's stderr as fhsum says it under its own name, where a
+# directory operand without -r gets what to do.
+own_name_hint() {
+	sed 's/: Is a directory$/: Is a directory (use -r to hash the files under it)/'
+}
+
 # on_tty OUT CMDLINE: runs the shell command line CMDLINE with a pseudo-
 # terminal as its standard input, output and error (script(1)), writes what
 # the terminal showed to OUT and returns CMDLINE's exit status.  Where no

@@ -16,7 +16,7 @@ setup() {
 	make_mixed
 	xargs -a names -d '\n' md5sum >ref.out 2>ref.err.raw && rc=0 || rc=$?
 	[ "$rc" = 123 ] || fail "xargs md5sum exit $rc"
-	normalise_err <ref.err.raw >ref.err
+	normalise_err <ref.err.raw | own_name_hint >ref.err
 	echo 1 >ref.rc
 	local js="1 2 7" depths="1 2 32 256" aheads="auto always"
 	[ "${FHSUM_QUICK:-0}" = 1 ] && js="1 2" depths="1 32" aheads=always

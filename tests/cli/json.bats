@@ -35,7 +35,7 @@ make_names() {
 check_json() {
 	python3 - "$@" <<'PY'
 import base64, hashlib, json, os, sys
-ORDER = ["name", "name_base64", "algorithm", "digest", "size", "status", "from",
+ORDER = ["name", "name_base64", "algorithm", "digest", "expected", "size", "status", "from",
          "from_base64", "error"]
 mode, path = sys.argv[1], sys.argv[2]
 bad = []
@@ -135,7 +135,7 @@ for l in open(sys.argv[1], "rb"):
 	mkdir d
 	capture got fhsum --json -a sha3-256 a d
 	[ "$(cat got.rc)" = 1 ] || fail "exit $(cat got.rc), want 1"
-	printf 'PROG: d: Is a directory\n' >want.err
+	printf 'PROG: d: Is a directory (use -r to hash the files under it)\n' >want.err
 	same_file want.err got.err || fail "stderr changed by --json:" "$(cat got.err)"
 	python3 - <<'PY' || fail "objects:" "$(cat got.out)"
 import hashlib, json, os
@@ -155,7 +155,7 @@ assert o["digest"] == base64.b64encode(hashlib.md5(open("a", "rb").read()).diges
 		fail "--base64 digest:" "$(cat got.out)"
 }
 
-@test "--json -c: OK, FAILED and FAILED open or read objects with status, computed digest and error; --quiet, --status" {
+@test "--json -c: OK, FAILED and FAILED open or read objects with status, computed digest, the digest expected and error; --quiet, --status" {
 	make_names
 	mkf good 10; mkf wrong 20
 	{
@@ -175,8 +175,11 @@ assert [o["name"] for o in d] == ["good", "wrong", "nosuch"], d
 assert [o["status"] for o in d] == ["OK", "FAILED", "FAILED open or read"], d
 assert d[0]["digest"] == md5("good") and d[1]["digest"] == md5("wrong"), d
 assert d[2]["error"] == "No such file or directory" and "digest" not in d[2], d
+# FAILED says what the list expected; the others have nothing to add.
+assert d[1]["expected"] == "00112233445566778899aabbccddeeff", d
+assert "expected" not in d[0] and "expected" not in d[2], d
 assert all(o["algorithm"] == "md5" for o in d), d
-order = ["name", "algorithm", "digest", "size", "status", "error"]
+order = ["name", "algorithm", "digest", "expected", "size", "status", "error"]
 for o in objs:
     k = [x for x, _ in o]
     assert k == sorted(k, key=order.index), k
@@ -223,4 +226,37 @@ PY
 	capture exp oracle --json --update L -r n
 	capture got fhsum --json --update=L -r n
 	check_json same got.out exp.out
+}
+
+@test "--json: FAILED, CHANGED and DAMAGED objects carry the digest listed as expected, written as the digest is (hex, or base64)" {
+	mkdir t
+	printf one >t/d
+	printf two >t/c
+	fhsum -a md5 --meta -r t >L
+	# t/d: other content under the same size and mtime (DAMAGED); t/c:
+	# another size (CHANGED).  What the list expects comes from md5sum.
+	md5sum t/c t/d >want.md5
+	touch -r t/d ref
+	printf ONE >t/d
+	touch -r ref t/d
+	printf three >t/c
+	capture audit fhsum --json --audit=L -r t
+	capture scrub fhsum --json --scrub=L
+	capture check fhsum --json --base64 -c L
+	python3 - <<'PY' || fail "objects:" "$(cat audit.out scrub.out check.out)"
+import base64, hashlib, json
+listed = {l.split()[1]: l.split()[0] for l in open("want.md5")}
+md5 = lambda n: hashlib.md5(open(n, "rb").read()).hexdigest()
+b64 = lambda h: base64.b64encode(bytes.fromhex(h)).decode()
+for f, want in (("audit.out", {"t/c": "CHANGED", "t/d": "DAMAGED"}),
+                ("scrub.out", {"t/c": "CHANGED", "t/d": "DAMAGED"}),
+                ("check.out", {"t/c": "FAILED", "t/d": "FAILED"})):
+    objs = {o["name"]: o for o in map(json.loads, open(f))}
+    for name, status in want.items():
+        o = objs[name]
+        enc = b64 if f == "check.out" else (lambda h: h)
+        assert o["status"] == status, (f, o)
+        assert o["digest"] == enc(md5(name)), (f, o)
+        assert o["expected"] == enc(listed[name]), (f, o)
+PY
 }
