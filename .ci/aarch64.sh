@@ -56,6 +56,10 @@ declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
 declare -A pick_sha1=([max]=sha1-ce [cortex-a53]=sha1-ce)
 declare -A pick_sha256=([max]=sha256-ce [cortex-a53]=sha256-ce)
 declare -A pick_sha512=([max]=sha512-ce [cortex-a53]=sha512-portable)
+# The checksums have no AArch64 kernel yet.
+declare -A pick_crc=([max]=crc-portable [cortex-a53]=crc-portable)
+declare -A pick_sum=([max]=sum-portable [cortex-a53]=sum-portable)
+declare -A pick_xxh=([max]=xxh-portable [cortex-a53]=xxh-portable)
 declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
 declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 # Both have the SHA1 and SHA2 instructions; only max has SHA512.
@@ -130,7 +134,8 @@ for cpu in "${cpus[@]}"; do
 	debug=$(fh --debug -a md5 /dev/null 2>&1 >/dev/null)
 	picked=$(sed -n 's/^[^:]*: kernel //p' <<<"$debug" | sort | tr '\n' ' ')
 	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" \
-		"${pick_sha1[$cpu]}" "${pick_sha256[$cpu]}" "${pick_sha512[$cpu]}" |
+		"${pick_sha1[$cpu]}" "${pick_sha256[$cpu]}" "${pick_sha512[$cpu]}" \
+		"${pick_crc[$cpu]}" "${pick_sum[$cpu]}" "${pick_xxh[$cpu]}" |
 		sort | tr '\n' ' ')
 	if [ "$picked" = "$want" ]; then
 		ok "picked: $picked"
