@@ -66,13 +66,16 @@ fi
 cat >check.py <<'EOF'
 import hashlib, os, re, sys
 lst, before, pruned = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-META = re.compile(rb"#fhsum size=(\d+) mtime=(\d+)\.(\d{9})$")
+# 32 hex digits are MD5's or XXH128's: the list names MD5, never another.
+META = re.compile(rb"#fhsum size=(\d+) mtime=(\d+)\.(\d{9})( algorithm=md5)?$")
 LINE = re.compile(rb"([0-9a-f]{32}) ([ *])(.+)$")
 def parse(path):
     if not os.path.exists(path):
         return {}
     out, meta = {}, None
     for no, raw in enumerate(open(path, "rb").read().split(b"\n")[:-1], 1):
+        if raw == b"#fhsum untagged=md5":
+            continue
         m = META.match(raw)
         if m:
             meta = (int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3)))
