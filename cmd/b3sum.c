@@ -204,9 +204,8 @@ static void check_args(struct b3 *b)
 			}
 	}
 	if (!b->nfiles) {
-		static char *dash[] = { (char *)"-", NULL };
-
-		b->files = dash;
+		/* FILES has room for argc + 1 names. */
+		b->files[0] = (char *)"-";
 		b->nfiles = 1;
 	}
 	if (b->raw && b->nfiles > 1)
@@ -567,5 +566,10 @@ int fh_b3sum(int argc, char **argv)
 	fh_out_flush();
 	if (b->fatal)
 		fail(b->fatal, NULL);
-	return b->failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	bool failed = b->failed;
+
+	free(b->line);
+	free(b->files);
+	free(b);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -112,8 +112,12 @@ static void finish(struct many *m, unsigned i)
 	fh_init_params(&ctx, m->algo, m->single, &p);
 	memcpy(&ctx.state, state(m, i), m->state_bytes);
 	if (m->held) {
+		size_t rest = m->len[ln->msg] - ln->pos;
+
 		ctx.total = ln->pos;
-		fh_update(&ctx, ln->data + ln->pos, m->len[ln->msg] - ln->pos);
+		/* An empty message may have no data at all. */
+		if (rest)
+			fh_update(&ctx, ln->data + ln->pos, rest);
 		fh_final(&ctx, out, m->outlen);
 	} else {
 		fh_squeeze(&ctx, out, m->outlen);
