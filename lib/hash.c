@@ -121,6 +121,10 @@ void fh_update(fh_ctx *ctx, const void *data, size_t len)
 	const uint8_t *p = data;
 	size_t block = ctx->algo->block_bytes;
 
+	/* Nothing to add: DATA may then be NULL, which no family's pointer
+	 * arithmetic should see. */
+	if (len == 0)
+		return;
 	if (ops->update) {
 		ops->update(ctx, p, len);
 		return;
