@@ -56,6 +56,10 @@ declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
 declare -A pick_sha1=([max]=sha1-ce [cortex-a53]=sha1-ce)
 declare -A pick_sha256=([max]=sha256-ce [cortex-a53]=sha256-ce)
 declare -A pick_sha512=([max]=sha512-ce [cortex-a53]=sha512-portable)
+# BLAKE2b stays scalar on AArch64; BLAKE3 has NEON on both.
+declare -A pick_blake2b=([max]=blake2b-portable [cortex-a53]=blake2b-portable)
+declare -A pick_blake3=([max]=blake3-neon [cortex-a53]=blake3-neon)
+declare -A pick_blake3_multi=([max]=blake3-neonx4 [cortex-a53]=blake3-neonx4)
 # The checksums have no AArch64 kernel yet.
 declare -A pick_crc=([max]=crc-portable [cortex-a53]=crc-portable)
 declare -A pick_sum=([max]=sum-portable [cortex-a53]=sum-portable)
@@ -135,6 +139,7 @@ for cpu in "${cpus[@]}"; do
 	picked=$(sed -n 's/^[^:]*: kernel //p' <<<"$debug" | sort | tr '\n' ' ')
 	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" \
 		"${pick_sha1[$cpu]}" "${pick_sha256[$cpu]}" "${pick_sha512[$cpu]}" \
+		"${pick_blake2b[$cpu]}" "${pick_blake3[$cpu]}" \
 		"${pick_crc[$cpu]}" "${pick_sum[$cpu]}" "${pick_xxh[$cpu]}" |
 		sort | tr '\n' ' ')
 	if [ "$picked" = "$want" ]; then
@@ -145,7 +150,8 @@ for cpu in "${cpus[@]}"; do
 	picked_multi=$(sed -n 's/^[^:]*: multi-buffer kernel //p' <<<"$debug" |
 		sort | tr '\n' ' ')
 	want_multi=$(printf '%s\n' "${pick_md5_multi[$cpu]}" \
-		"${pick_keccak_multi[$cpu]}" | sort | tr '\n' ' ')
+		"${pick_keccak_multi[$cpu]}" "${pick_blake3_multi[$cpu]}" |
+		sort | tr '\n' ' ')
 	if [ "$picked_multi" = "$want_multi" ]; then
 		ok "picked multi-buffer: $picked_multi"
 	else
