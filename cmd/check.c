@@ -383,6 +383,9 @@ static bool line_to_settle(struct checker *k, const struct fh_list_line *l,
 	if (!probe(k, l, cand, job))
 		return false;
 	k->held = *l;
+	/* A cksum line's digest is held in the line itself: in the copy. */
+	if (l->digest == l->digest_buf)
+		k->held.digest = k->held.digest_buf;
 	k->has_held = true;
 	return true;
 }
@@ -509,6 +512,8 @@ static bool next(void *ctx, struct fh_job *job)
 
 		if (k->has_held) {
 			l = k->held;
+			if (k->held.digest == k->held.digest_buf)
+				l.digest = l.digest_buf;
 			k->has_held = false;
 		} else {
 			kind = fh_shapes_next(&k->shapes, &k->parser, &l, &k->lineno);
