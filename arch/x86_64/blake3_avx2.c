@@ -21,6 +21,7 @@
 #define B3_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define B3_STOREU(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
 #define B3_FN(name) avx2_##name
+#define B3_MSG_IN_MEMORY
 
 #define rot16 _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, \
 			       12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,  \

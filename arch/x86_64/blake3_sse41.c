@@ -21,6 +21,7 @@
 #define B3_LOADU(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define B3_STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), v)
 #define B3_FN(name) sse41_##name
+#define B3_MSG_IN_MEMORY
 
 /* Byte orders of a rotation right by 16 and by 8 of each word. */
 #define rot16 _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)
