@@ -118,7 +118,7 @@ static inline void B3_FN(store_cvs)(const B3V h[8], uint32_t (*out)[8])
 static void B3_FN(hash_n)(const uint8_t *const *p, size_t nblocks,
 			  const uint32_t key[8], uint64_t counter, int inc,
 			  uint32_t flags, uint32_t start, uint32_t end,
-			  uint32_t (*out)[8])
+			  uint32_t (*out)[8], size_t ahead)
 {
 	uint32_t lo[B3N], hi[B3N];
 	B3V h[8], m[16];
@@ -138,6 +138,9 @@ static void B3_FN(hash_n)(const uint8_t *const *p, size_t nblocks,
 			     (b + 1 == nblocks ? end : 0);
 
 		B3_LOADT(m, p, b * 64);
+		if (ahead)
+			for (int i = 0; i < B3N; i++)
+				__builtin_prefetch(p[i] + ahead + b * 64);
 		B3_FN(compress)(h, m, clo, chi, blen, B3_SET1(f));
 	}
 	B3_FN(store_cvs)(h, out);
@@ -154,7 +157,7 @@ static inline void B3_FN(hash_some)(const uint8_t *const *p, size_t r,
 
 	for (size_t i = 0; i < B3N; i++)
 		q[i] = p[i < r ? i : 0];
-	B3_FN(hash_n)(q, nblocks, key, counter, inc, flags, start, end, o);
+	B3_FN(hash_n)(q, nblocks, key, counter, inc, flags, start, end, o, 0);
 	memcpy(out, o, r * sizeof *o);
 }
 
@@ -168,7 +171,7 @@ static void B3_FN(chunks_n)(const uint32_t key[8], const uint8_t *data,
 	for (int i = 0; i < B3N; i++)
 		p[i] = data + (size_t)i * 1024;
 	B3_FN(hash_n)(p, 16, key, counter, 1, flags, B3_CHUNK_START,
-		      B3_CHUNK_END, cvs);
+		      B3_CHUNK_END, cvs, B3N * 1024);
 }
 
 /* B3N parents (fh_blake3_parents_fn); their blocks are the children's
@@ -182,7 +185,7 @@ static void B3_FN(parents_n)(const uint32_t key[8],
 
 	for (int i = 0; i < B3N; i++)
 		p[i] = (const uint8_t *)children[2 * i];
-	B3_FN(hash_n)(p, 1, key, 0, 0, flags | B3_PARENT, 0, 0, out);
+	B3_FN(hash_n)(p, 1, key, 0, 0, flags | B3_PARENT, 0, 0, out, 0);
 	memcpy(cvs, out, sizeof out);
 }
 
