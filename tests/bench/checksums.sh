@@ -12,17 +12,26 @@
 # xxh128, xxh64 against xxhsum -H3, -H2, -H1; --part-size=8M md5 against
 # md5sum of the whole file), medium (4096 files of 128 KiB, all threads:
 # xxh3 against xxhsum -H3, crc against GNU cksum).  Default: both.
+#
+# -F small or -F huge puts the big file, before every run of every
+# command, in that state of the page cache, as tests/bench/bench.sh -F
+# does (huge: 2 MiB folios, needs root; small: 4 KiB folios).  A mapped
+# file costs a page at a time, so the big set's figures differ between
+# the two; without -F the file stays in whatever state it is.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fhsum=${FHSUM:-$root/build/cmd/fhsum}
-rounds=5
+rounds=5 folio= prep=
 data=${TMPDIR:-/tmp}/fhsum-bench-checksums
-while getopts r:d: o; do
+while getopts r:d:F: o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	d) data=$OPTARG ;;
+	F) [[ $OPTARG == small || $OPTARG == huge ]] ||
+		{ echo "checksums: -F small or -F huge" >&2; exit 2; }
+	   folio=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -30,6 +39,23 @@ shift $((OPTIND - 1))
 sets=${*:-big medium}
 mkdir -p "$data"
 cc -O2 -pthread -o "$data/readceil" "$here/readceil.c"
+cc -O2 -pthread -o "$data/smallfolios" "$here/smallfolios.c"
+if [ "$folio" = huge ] && { [ "$(id -u)" != 0 ] ||
+	! { sync && echo 3 >/proc/sys/vm/drop_caches; } 2>/dev/null; }; then
+	echo "checksums: -F huge skipped: dropping the page cache needs root"
+	exit 0
+fi
+
+# set_folio FILE: puts FILE in the page cache in the state -F named.
+set_folio() {
+	if [ "$folio" = huge ]; then
+		sync && echo 3 >/proc/sys/vm/drop_caches &&
+			echo 1 >/proc/sys/vm/compact_memory
+		cat "$1" >/dev/null
+	else
+		"$data/smallfolios" "$1"
+	fi
+}
 
 now() { date +%s.%N; }
 # The median of the numbers on standard input.
@@ -47,6 +73,7 @@ race() {
 	for ((i = 0; i < ${#cmds[@]}; i++)); do : >"$data/t.$i"; done
 	for ((r = 0; r < rounds; r++)); do
 		for ((i = 0; i < ${#cmds[@]}; i++)); do
+			[ -z "$prep" ] || $prep
 			t0=$(now)
 			bash -c "${cmds[$i]}" >/dev/null 2>&1
 			t1=$(now)
@@ -75,6 +102,7 @@ if [[ " $sets " == *" big "* ]]; then
 	[ -s "$f" ] || head -c $((1 << 30)) /dev/urandom >"$f"
 	cat "$f" >/dev/null
 	echo "$f" >"$data/big.list"
+	[ -z "$folio" ] || prep="set_folio $f"
 	race "readceil|$data/readceil 1 $data/big.list" \
 		"crc32b|$fhsum -j1 -a crc32b $f" "crc32c|$fhsum -j1 -a crc32c $f" \
 		"crc64nvme|$fhsum -j1 -a crc64nvme $f" \
@@ -91,6 +119,9 @@ if [[ " $sets " == *" big "* ]]; then
 	row "$data/big.res" xxh128 xxhsum-H2
 	row "$data/big.res" xxh64 xxhsum-H1
 	row "$data/big.res" parts-md5 md5sum
+	echo "| (page cache: ${folio:-as found} folios, FileHugePages" \
+		"$(awk '/^FileHugePages/ { print $2, $3 }' /proc/meminfo) after the last run) |"
+	prep=
 fi
 
 if [[ " $sets " == *" medium "* ]]; then
