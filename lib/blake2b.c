@@ -12,31 +12,9 @@
 #include <assert.h>
 #include <string.h>
 
+#include "blake2b_sigma.h"
 #include "bytes.h"
 #include "family.h"
-
-/* The initialization vector, RFC 7693 §2.6 (SHA-512's, FIPS 180-4). */
-static const uint64_t iv[8] = {
-	0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull,
-	0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
-	0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
-	0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
-};
-
-/* The message schedule SIGMA, RFC 7693 §2.7; rounds 10 and 11 use rows
- * 0 and 1 again. */
-static const uint8_t sigma[10][16] = {
-	{ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
-	{ 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3 },
-	{ 11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4 },
-	{ 7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8 },
-	{ 9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13 },
-	{ 2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9 },
-	{ 12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11 },
-	{ 13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10 },
-	{ 6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5 },
-	{ 10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0 },
-};
 
 #define BLOCK 128
 
@@ -62,13 +40,13 @@ static void compress(uint64_t h[8], const uint8_t *block, uint64_t t, bool last)
 		m[i] = fh_load64le(block + 8 * i);
 	for (int i = 0; i < 8; i++) {
 		v[i] = h[i];
-		v[i + 8] = iv[i];
+		v[i + 8] = fh_b2_iv[i];
 	}
 	v[12] ^= t;     /* the counter's low word; its high word is 0 */
 	if (last)
 		v[14] = ~v[14];
 	for (int r = 0; r < 12; r++) {
-		const uint8_t *s = sigma[r % 10];
+		const uint8_t *s = fh_b2_sigma[r];
 
 		G(0, 4, 8, 12, m[s[0]], m[s[1]]);
 		G(1, 5, 9, 13, m[s[2]], m[s[3]]);
@@ -102,7 +80,7 @@ const struct fh_kernel fh_blake2b_portable = {
 static void start_with(uint64_t h[FH_BLAKE2B_LANE_WORDS], size_t outlen,
 		       size_t keylen)
 {
-	memcpy(h, iv, sizeof iv);
+	memcpy(h, fh_b2_iv, sizeof fh_b2_iv);
 	h[0] ^= 0x01010000u ^ (uint64_t)keylen << 8 ^ outlen;
 	h[8] = 0;
 }

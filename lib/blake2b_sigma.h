@@ -1,8 +1,9 @@
-/* blake2b_sigma.h: BLAKE2b's constants for the x86-64 kernels, which
- * unroll all 12 rounds with the message schedule as constants: the IV
- * (RFC 7693 §2.6, SHA-512's) and the permutations SIGMA (§2.7), rows 10
- * and 11 being rows 0 and 1 again.  Indexed with constants only, so the
- * compiler folds every entry into the code. */
+/* blake2b_sigma.h: BLAKE2b's constants, for the portable kernel
+ * (blake2b.c) and the SIMD ones, which unroll all 12 rounds with the
+ * message schedule as constants: the IV (RFC 7693 §2.6, SHA-512's) and
+ * the permutations SIGMA (§2.7), rows 10 and 11 being rows 0 and 1
+ * again.  Indexed with constants in the kernels, so the compiler folds
+ * every entry into the code. */
 #ifndef FH_BLAKE2B_SIGMA_H
 #define FH_BLAKE2B_SIGMA_H
 
