@@ -50,7 +50,7 @@ static int value_of(const struct cli *c, const char *path, char *text, size_t *l
 	} else {
 		err = fh_parts_hash(fd, S_ISREG(st.st_mode), (uint64_t)st.st_size, c->algo,
 				    c->part_size, c->threads ? c->threads : fh_online_cpus(),
-				    d, &nparts, &total);
+				    c->no_mmap, d, &nparts, &total);
 	}
 	if (!in)
 		close(fd);

@@ -342,6 +342,58 @@ for fe in "${FAULTS[@]}"; do
 done
 
 # ---------------------------------------------------------------------------
+# Parts (--part-size, S3's values): the batches of parts are mapped, or
+# read with --no-mmap.  A fault in either is bad's error (the mapping's
+# met under the fault guard, then told by a read), with no line; a file
+# read whole through short or slow answers gets S3's ETag, which Python
+# computes here from the backing file: MD5 of the parts' MD5s, then -N.
+
+etag() { # FILE PART
+	"$PYTHON" -c 'import hashlib, sys
+d = open(sys.argv[1], "rb").read(); p = int(sys.argv[2])
+parts = [d[i:i + p] for i in range(0, len(d), p)]
+print(hashlib.md5(b"".join(hashlib.md5(x).digest() for x in parts)).hexdigest()
+      + "-%d" % len(parts))' "$1" "$2"
+}
+
+parts_case() { # FAULT-ENTRY [OPTION]
+	local fname spec kind msg limit label part=4194304
+	IFS='|' read -r fname spec kind msg limit <<<"$1"
+	label="md5 --part-size=4M${2:+ $2} $fname"
+	wanted "$label" || return 0
+	case_start
+	set_control "bad $spec"
+	: >"$CASE/want.out"
+	: >"$CASE/want.err"
+	if [ "$kind" = ok ]; then
+		printf '%s  bad\n' "$(etag "$BACK/bad" $part)" >"$CASE/want.out"
+		echo 0 >"$CASE/want.rc"
+	else
+		printf 'fhsum: bad: %s\n' "$msg" >"$CASE/want.err"
+		echo 1 >"$CASE/want.rc"
+	fi
+	run_fh "$CASE/got" $((limit + 2)) "$MNT" /dev/null -a md5 --part-size=$part ${2:+"$2"} bad
+	note "fhsum -a md5 --part-size=$part${2:+ $2} bad (in the mount; bad: $spec)"
+	label="$label ($(ms_text "$MS"))"
+	if expect_run "$CASE/want" "$CASE/got" && [ $RC != 124 ] &&
+		[ "$MS" -le $((limit * 1000)) ]; then
+		pass "$label"
+	else
+		timed_out_note "$CASE/got"
+		fs_stats
+		ensure_fs
+		fail_case "$label"
+	fi
+	ensure_fs
+}
+
+for fe in "${FAULTS[@]}"; do
+	case ${fe%%|*} in eio-first | eio-later | short | shrink) ;; *) continue ;; esac
+	parts_case "$fe"
+	[ "$QUICK" = 1 ] || parts_case "$fe" --no-mmap
+done
+
+# ---------------------------------------------------------------------------
 # Signals.  A run that waits on a slow or failing file must end within 2 s
 # of SIGINT (Ctrl-C) or SIGTERM, killed by it.  One that has already ended
 # by the time the signal would go (a failing file reported at once) passes
