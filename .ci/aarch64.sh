@@ -62,11 +62,11 @@ declare -A pick_blake2b=([max]=blake2b-portable [cortex-a53]=blake2b-portable)
 declare -A pick_blake3=([max]=blake3-neon [cortex-a53]=blake3-neon)
 declare -A pick_blake3_multi=([max]=blake3-neonx4 [cortex-a53]=blake3-neonx4)
 # The checksums: both CPUs have PMULL and CRC32, so crc-armv8 (crc32b and
-# crc32c by CRC32X, the other CRCs by PMULL's folding); the sums and
-# xxHash stay portable.
+# crc32c by CRC32X, the other CRCs by PMULL's folding); XXH3 on NEON; the
+# sums stay portable.
 declare -A pick_crc=([max]=crc-armv8 [cortex-a53]=crc-armv8)
 declare -A pick_sum=([max]=sum-portable [cortex-a53]=sum-portable)
-declare -A pick_xxh=([max]=xxh-portable [cortex-a53]=xxh-portable)
+declare -A pick_xxh=([max]=xxh-neon [cortex-a53]=xxh-neon)
 declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
 declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 # Both have the SHA1 and SHA2 instructions, PMULL and CRC32; only max has
@@ -74,9 +74,9 @@ declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 declare -A must_run=(
 	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2
 		sha1-ce sha256-ce sha512-ce blake3-neon blake3-neonx4
-		crc-pmull crc-armv8"
+		crc-pmull crc-armv8 xxh-neon"
 	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2 sha1-ce sha256-ce
-		blake3-neon blake3-neonx4 crc-pmull crc-armv8")
+		blake3-neon blake3-neonx4 crc-pmull crc-armv8 xxh-neon")
 declare -A must_not_run=([max]=""
 	[cortex-a53]="keccak-sha3ce keccak-sha3cex2 sha512-ce")
 
