@@ -10,8 +10,8 @@
  * every row on every machine; the kernel choice for the rows of the ISA
  * this build has kernels for (the other ISA's kernels are not built here:
  * CI runs those rows in the AArch64 build under qemu).  Then, on AArch64,
- * the SHA kernels of a few feature sets, and on x86-64, which kernel runs
- * a given number of busy lanes.  Exit 77 where neither
+ * the SHA and checksum kernels of a few feature sets, and on x86-64,
+ * which kernel runs a given number of busy lanes.  Exit 77 where neither
  * ISA was built. */
 #include <stdio.h>
 #include <string.h>
@@ -471,6 +471,24 @@ static const struct {
 	  "sha1-ce", "sha256-portable", "sha512-portable" },
 };
 
+/* The checksum kernels an AArch64 CPU gets: crc-armv8 wherever CRC32 is
+ * (its other models folding with PMULL where that is too), crc-pmull
+ * with PMULL alone, xxh-neon wherever Advanced SIMD is. */
+static const struct {
+	const char *cpu;
+	uint32_t features;
+	const char *crc, *xxh;
+} arm_checksum_rows[] = {
+	{ "Cortex-A53 with crypto and CRC32", ARM_CE, "crc-armv8", "xxh-neon" },
+	{ "Neoverse V1, Apple M1", ARM_SHA3, "crc-armv8", "xxh-neon" },
+	{ "Cortex-A72 without crypto (Raspberry Pi 4)",
+	  FH_CPU_ARM_ASIMD | FH_CPU_ARM_CRC32, "crc-armv8", "xxh-neon" },
+	{ "PMULL without CRC32", FH_CPU_ARM_ASIMD | FH_CPU_ARM_PMULL,
+	  "crc-pmull", "xxh-neon" },
+	{ "Advanced SIMD alone", FH_CPU_ARM_ASIMD, "crc-portable", "xxh-neon" },
+	{ "no Advanced SIMD reported", 0, "crc-portable", "xxh-portable" },
+};
+
 /* Darwin releases against 21.3, the first with AVX-512 trusted. */
 static const struct {
 	const char *release;
@@ -678,6 +696,20 @@ int main(void)
 		       arm_sha_rows[i].sha512);
 		printf("%-46s %s %s %s\n", cpu, arm_sha_rows[i].sha1,
 		       arm_sha_rows[i].sha256, arm_sha_rows[i].sha512);
+		chosen++;
+	}
+	for (size_t i = 0; here == ISA_ARM &&
+			   i < sizeof arm_checksum_rows / sizeof arm_checksum_rows[0];
+	     i++) {
+		const char *cpu = arm_checksum_rows[i].cpu;
+		uint32_t f = arm_checksum_rows[i].features;
+
+		expect(cpu, "crc", fh_kernel_pick(FH_FAMILY_CRC, false, f),
+		       arm_checksum_rows[i].crc);
+		expect(cpu, "xxh", fh_kernel_pick(FH_FAMILY_XXH, false, f),
+		       arm_checksum_rows[i].xxh);
+		printf("%-46s %s %s\n", cpu, arm_checksum_rows[i].crc,
+		       arm_checksum_rows[i].xxh);
 		chosen++;
 	}
 	for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)
