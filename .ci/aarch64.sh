@@ -5,7 +5,8 @@
 #   .ci/aarch64.sh [--full] DIR      (--full: also FHSUM_CI_FULL=1)
 #
 # Once per emulated CPU, QEMU_CPU=max (has the SHA3 and SHA512 extensions)
-# and QEMU_CPU=cortex-a53 (has neither; both have SHA1 and SHA2):
+# and QEMU_CPU=cortex-a53 (has neither; both have SHA1, SHA2, PMULL and
+# CRC32):
 #   1. meson test (log meson-logs/qemu-CPU.json): under max every suite,
 #      the CLI suites that hash or thread in their quick mode; under
 #      cortex-a53 the kernels' unit tests (--suite kernels), the rest
@@ -60,18 +61,22 @@ declare -A pick_sha512=([max]=sha512-ce [cortex-a53]=sha512-portable)
 declare -A pick_blake2b=([max]=blake2b-portable [cortex-a53]=blake2b-portable)
 declare -A pick_blake3=([max]=blake3-neon [cortex-a53]=blake3-neon)
 declare -A pick_blake3_multi=([max]=blake3-neonx4 [cortex-a53]=blake3-neonx4)
-# The checksums have no AArch64 kernel yet.
-declare -A pick_crc=([max]=crc-portable [cortex-a53]=crc-portable)
+# The checksums: both CPUs have PMULL and CRC32, so crc-armv8 (crc32b and
+# crc32c by CRC32X, the other CRCs by PMULL's folding); XXH3 on NEON; the
+# sums stay portable.
+declare -A pick_crc=([max]=crc-armv8 [cortex-a53]=crc-armv8)
 declare -A pick_sum=([max]=sum-portable [cortex-a53]=sum-portable)
-declare -A pick_xxh=([max]=xxh-portable [cortex-a53]=xxh-portable)
+declare -A pick_xxh=([max]=xxh-neon [cortex-a53]=xxh-neon)
 declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
 declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
-# Both have the SHA1 and SHA2 instructions; only max has SHA512.
+# Both have the SHA1 and SHA2 instructions, PMULL and CRC32; only max has
+# SHA512.
 declare -A must_run=(
 	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2
-		sha1-ce sha256-ce sha512-ce blake3-neon blake3-neonx4"
+		sha1-ce sha256-ce sha512-ce blake3-neon blake3-neonx4
+		crc-pmull crc-armv8 xxh-neon"
 	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2 sha1-ce sha256-ce
-		blake3-neon blake3-neonx4")
+		blake3-neon blake3-neonx4 crc-pmull crc-armv8 xxh-neon")
 declare -A must_not_run=([max]=""
 	[cortex-a53]="keccak-sha3ce keccak-sha3cex2 sha512-ce")
 

@@ -22,6 +22,10 @@ uint32_t fh_cpu_arm_hwcap_features(unsigned long hwcap)
 		f |= FH_CPU_ARM_SHA3;
 	if (hwcap & FH_HWCAP_SHA512)
 		f |= FH_CPU_ARM_SHA512;
+	if (hwcap & FH_HWCAP_PMULL)
+		f |= FH_CPU_ARM_PMULL;
+	if (hwcap & FH_HWCAP_CRC32)
+		f |= FH_CPU_ARM_CRC32;
 	return f;
 }
 
@@ -73,6 +77,14 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id)
 			f |= FH_CPU_ARM_SHA1;
 		if (p->feat_sha256 != 0)
 			f |= FH_CPU_ARM_SHA2;
+		/* PMULL and the CRC32 instructions are in every Apple arm64
+		 * core too (CRC32 is part of ARMv8.1, which all of them
+		 * implement); macOS 11 has no name for PMULL: only an
+		 * explicit 0 takes either away. */
+		if (p->feat_pmull != 0)
+			f |= FH_CPU_ARM_PMULL;
+		if (p->armv8_crc32 != 0)
+			f |= FH_CPU_ARM_CRC32;
 		if (darwin_sha3(p))
 			f |= FH_CPU_ARM_SHA3;
 		if (darwin_sha512(p))
@@ -87,7 +99,8 @@ void fh_cpu_arm_decide(const struct fh_arm_probe *p, struct fh_cpu_id *id)
 		 * requires it wherever FP is implemented, the AAPCS64 passes
 		 * floating-point values in its registers, and the compiler's
 		 * default -march for aarch64 already emits it in plain C.
-		 * Extensions (SHA1, SHA2, SHA3, SHA512) are never assumed. */
+		 * Extensions (SHA1, SHA2, SHA3, SHA512, PMULL, CRC32) are
+		 * never assumed. */
 		f = FH_CPU_ARM_ASIMD;
 		break;
 	}

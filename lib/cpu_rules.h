@@ -21,8 +21,10 @@
  * uses the same positions (it notes that its bits from CPUID to FLAGM
  * were once different and were changed to match Linux's). */
 #define FH_HWCAP_ASIMD (1ul << 1)
+#define FH_HWCAP_PMULL (1ul << 4)  /* PMULL, PMULL2 of 64-bit elements */
 #define FH_HWCAP_SHA1 (1ul << 5)   /* SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0/1 */
 #define FH_HWCAP_SHA2 (1ul << 6)   /* SHA256H, SHA256H2, SHA256SU0/1 */
+#define FH_HWCAP_CRC32 (1ul << 7)  /* CRC32B..CRC32X, CRC32CB..CRC32CX */
 #define FH_HWCAP_CPUID (1ul << 11) /* the kernel emulates MRS of ID regs */
 #define FH_HWCAP_SHA3 (1ul << 17)  /* EOR3, RAX1, XAR, BCAX */
 #define FH_HWCAP_SHA512 (1ul << 21) /* SHA512H, SHA512H2, SHA512SU0/1 */
@@ -51,6 +53,8 @@ struct fh_arm_probe {
 	int feat_sha256;        /* hw.optional.arm.FEAT_SHA256 (macOS 12 on) */
 	int feat_sha512;        /* hw.optional.arm.FEAT_SHA512 (macOS 12 on) */
 	int armv8_2_sha512;     /* hw.optional.armv8_2_sha512 (macOS 11's name) */
+	int feat_pmull;         /* hw.optional.arm.FEAT_PMULL (macOS 12 on) */
+	int armv8_crc32;        /* hw.optional.armv8_crc32 (macOS 11 on) */
 	uint32_t cpufamily;     /* hw.cpufamily, 0 when unreadable */
 };
 

@@ -40,6 +40,8 @@ enum {
 	FH_CPU_ARM_SHA1 = 1u << 19,    /* SHA1C..SHA1SU1 */
 	FH_CPU_ARM_SHA2 = 1u << 20,    /* SHA256H..SHA256SU1 */
 	FH_CPU_ARM_SHA512 = 1u << 21,  /* SHA512H..SHA512SU1 (ARMv8.2) */
+	FH_CPU_ARM_PMULL = 1u << 22,   /* PMULL, PMULL2 on 64-bit elements */
+	FH_CPU_ARM_CRC32 = 1u << 23,   /* CRC32X, CRC32CX and the narrower */
 	/* Identity traits.  Set where vector rotates take one cycle and the
 	 * one-stream AVX-512VL MD5 beats the general registers (Intel's
 	 * AVX-512 cores; on AMD Zen 4 VPROLD's two cycles lose to md5-bmi). */

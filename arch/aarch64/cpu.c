@@ -17,6 +17,8 @@ void fh_cpu_probe(struct fh_cpu_id *id)
 		.feat_sha256 = FH_SYSCTL_ABSENT,
 		.feat_sha512 = FH_SYSCTL_ABSENT,
 		.armv8_2_sha512 = FH_SYSCTL_ABSENT,
+		.feat_pmull = FH_SYSCTL_ABSENT,
+		.armv8_crc32 = FH_SYSCTL_ABSENT,
 	};
 
 	fh_cpu_arm_read(&p);

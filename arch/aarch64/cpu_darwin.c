@@ -42,6 +42,8 @@ void fh_cpu_arm_read(struct fh_arm_probe *p)
 	p->feat_sha256 = read_flag("hw.optional.arm.FEAT_SHA256");
 	p->feat_sha512 = read_flag("hw.optional.arm.FEAT_SHA512");
 	p->armv8_2_sha512 = read_flag("hw.optional.armv8_2_sha512");
+	p->feat_pmull = read_flag("hw.optional.arm.FEAT_PMULL");
+	p->armv8_crc32 = read_flag("hw.optional.armv8_crc32");
 	if (read_int("hw.cpufamily", &fam))
 		p->cpufamily = (uint32_t)fam;
 }

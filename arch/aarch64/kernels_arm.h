@@ -68,4 +68,16 @@ void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25],
  * (blake3-neonx4), both in blake3_neon.c. */
 extern const struct fh_kernel fh_blake3_neon, fh_blake3_neonx4;
 
+/* The checksums.  crc-pmull: every CRC model by folding with PMULL
+ * (crc_pmull.c); needs FH_CPU_ARM_PMULL.  crc-armv8: crc32b and crc32c
+ * with the CRC32 instructions, the other models by crc-pmull's function
+ * where the CPU has PMULL (crc_armv8.c); needs FH_CPU_ARM_CRC32.
+ * xxh-neon: XXH3's blocks on Advanced SIMD (xxh3_neon.c). */
+extern const struct fh_kernel fh_crc_pmull, fh_crc_armv8, fh_xxh_neon;
+/* crc-pmull's function (fh_crc_update_fn), for crc-armv8's other models;
+ * call it only where FH_CPU_ARM_PMULL is set. */
+struct fh_crc_model;
+uint64_t fh_crc_pmull_update(const struct fh_crc_model *m, uint64_t reg,
+			     const uint8_t *p, size_t n);
+
 #endif

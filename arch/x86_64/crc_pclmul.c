@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "crc_fold.h"
+#include "../crc_fold.h"
 #include "kernels_x86.h"
 
 static struct fh_fold_consts table[4];

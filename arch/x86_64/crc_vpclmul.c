@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #include <pthread.h>
 
-#include "crc_fold.h"
+#include "../crc_fold.h"
 #include "kernels_x86.h"
 
 static struct fh_fold_consts table[4];

@@ -10,7 +10,11 @@
 # kernels of one ISA honestly; they are not a speed.  Runs on x86-64, no
 # AArch64 needed: apt-get install qemu-user gcc-aarch64-linux-gnu.
 #
-#   tests/bench/aarch64-insns.sh [-n N]
+#   tests/bench/aarch64-insns.sh [-n N] [-c CPU]
+#
+# CPU is QEMU_CPU (default max).  cortex-a53 has PMULL and CRC32 too, so
+# the checksum kernels all run there; the SHA3 and SHA512 ones do not (their
+# rows read n/a).
 #
 # Each figure is a difference of two runs, (count(2N) - count(N)) / N, so
 # startup and one-off costs cancel: per block for md5_blocks and
@@ -30,9 +34,11 @@
 set -euo pipefail
 
 n=1000
-while getopts n: opt; do
+cpu=max
+while getopts n:c: opt; do
 	case $opt in
 	n) n=$OPTARG ;;
+	c) cpu=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -59,12 +65,22 @@ fi
 # BLOCKS", "absorb NAME BLOCKS" (rate 136), "permute NAME CALLS", "sha1
 # NAME BLOCKS", "sha256 NAME BLOCKS", "sha512 NAME BLOCKS", the
 # multi-buffer "md5xn NAME BLOCKS" and "absorbxn NAME BLOCKS" (BLOCKS per
-# lane), or "x2 sha3ce|neon CALLS" for a two-state permutation.
+# lane), "x2 sha3ce|neon CALLS" for a two-state permutation, "crc MODEL
+# KIB" with the model's name in fhsum (crc, crc32b, crc32c, crc64nvme)
+# after the mode ("crc-crc32c NAME KIB"), or "xxh3 NAME BLOCKS" (1 KiB).
 cat >"$tmp/driver.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels_arm.h"
+#include "crc.h"
+
+/* crc-armv8 asks for the CPU's features (PMULL: its other models); the
+ * CPUs measured here have them all. */
+uint32_t fh_cpu_features(void)
+{
+	return FH_CPU_ARM_ASIMD | FH_CPU_ARM_PMULL | FH_CPU_ARM_CRC32;
+}
 
 static const struct fh_kernel *const kernels[] = {
 	&fh_md5_portable, &fh_md5_gpr, &fh_md5_neonx4,
@@ -72,6 +88,12 @@ static const struct fh_kernel *const kernels[] = {
 	&fh_keccak_sha3cex2, &fh_keccak_neonx2,
 	&fh_sha1_portable, &fh_sha1_ce, &fh_sha256_portable, &fh_sha256_ce,
 	&fh_sha512_portable, &fh_sha512_ce,
+	&fh_crc_portable, &fh_crc_pmull, &fh_crc_armv8,
+	&fh_xxh_portable, &fh_xxh_neon,
+};
+static const struct { const char *name; const struct fh_crc_model *m; } models[] = {
+	{ "crc", &fh_crc_cksum }, { "crc32b", &fh_crc_32 },
+	{ "crc32c", &fh_crc_32c }, { "crc64nvme", &fh_crc_64nvme },
 };
 
 int main(int argc, char **argv)
@@ -83,8 +105,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
 		if (!strcmp(kernels[i]->name, argv[2]))
 			k = kernels[i];
-	/* Room for FH_MAX_LANES lanes of COUNT blocks of up to 136 bytes. */
+	/* Room for FH_MAX_LANES lanes of COUNT blocks of up to 136 bytes,
+	 * or for COUNT KiB. */
 	uint8_t *buf = calloc((count ? count : 1) * FH_MAX_LANES, 136);
+	uint64_t crc = 0;
 	uint32_t md5[FH_MAX_LANES][4] = { { 0x67452301, 0xefcdab89,
 					    0x98badcfe, 0x10325476 } };
 	uint64_t s0[25] = { 0 }, s1[25] = { 1 };
@@ -119,6 +143,15 @@ int main(int argc, char **argv)
 		fh_sha512_blocks_of(k)(h64, buf, count);
 	} else if (!strcmp(argv[1], "absorb")) {
 		fh_keccak_absorb_of(k)(s0, buf, count, 136, 24);
+	} else if (!strncmp(argv[1], "crc-", 4)) {
+		for (size_t i = 0; i < count * 1024; i++)
+			buf[i] = (uint8_t)(i * 7 + 1);
+		for (size_t i = 0; i < sizeof models / sizeof *models; i++)
+			if (!strcmp(models[i].name, argv[1] + 4))
+				crc = fh_crc_update_of(k)(models[i].m,
+					fh_crc_start(models[i].m), buf, count * 1024);
+	} else if (!strcmp(argv[1], "xxh3")) {
+		fh_xxh3_blocks_of(k)(h64, buf, count);
 	} else if (!strcmp(argv[1], "permute")) {
 		for (size_t i = 0; i < count; i++)
 			fh_keccak_permute_of(k)(s0, 24);
@@ -127,7 +160,7 @@ int main(int argc, char **argv)
 	}
 	/* Keep the results live. */
 	return (int)((md5[0][0] ^ md5[1][0] ^ s0[0] ^ s1[0] ^ sn[0][0] ^
-		      sn[1][0] ^ h32[0] ^ h64[0]) & 1);
+		      sn[1][0] ^ h32[0] ^ h64[0] ^ crc) & 1);
 }
 EOF
 
@@ -137,10 +170,17 @@ for f in lib/md5_portable.c lib/keccak_portable.c arch/aarch64/kernels_arm.c \
 	arch/aarch64/keccak_sha3ce.S arch/aarch64/md5_neonx4.S \
 	arch/aarch64/keccak_neonx2.S lib/sha1_portable.c lib/sha256_portable.c \
 	lib/sha512_portable.c arch/aarch64/sha1_ce.S arch/aarch64/sha256_ce.S \
-	arch/aarch64/sha512_ce.S; do
+	arch/aarch64/sha512_ce.S lib/crc.c lib/xxhash.c arch/aarch64/crc_pmull.c \
+	arch/aarch64/crc_armv8.c arch/aarch64/xxh3_neon.c; do
 	o=$tmp/$(basename "$f").o
+	# Each file's extension, as arch/aarch64/meson.build gives it.
+	ext=()
+	case $f in
+	*crc_pmull.c) ext=(-march=armv8-a+crypto) ;;
+	*crc_armv8.c) ext=(-march=armv8-a+crc) ;;
+	esac
 	"$cc" -O2 -std=c11 -D_GNU_SOURCE -I"$root/lib" -I"$root/arch/aarch64" \
-		-c "$root/$f" -o "$o"
+		"${ext[@]}" -c "$root/$f" -o "$o"
 	objs+=("$o")
 done
 "$cc" -O2 -std=c11 -static -I"$root/lib" -I"$root/arch/aarch64" \
@@ -161,10 +201,13 @@ count() {
 	local mode=$1 name=$2 calls=$3 args=() s
 	shift 3
 	for s in $(syms_of "$@"); do args+=("sym=$s"); done
-	local IFS=,
-	QEMU_CPU=max "$qemu" -plugin "$plugin,${args[*]}" -d plugin \
-		"$tmp/driver" "$mode" "$name" "$calls" 2>&1 >/dev/null |
-		awk '$1 == "insns" && $2 != "total" { s += $3 } END { print s + 0 }'
+	local IFS=, out rc=0
+	out=$(QEMU_CPU=$cpu "$qemu" -plugin "$plugin,${args[*]}" -d plugin \
+		"$tmp/driver" "$mode" "$name" "$calls" 2>&1 >/dev/null) || rc=$?
+	# The driver exits 0 or 1 (a bit of its results); a signal (SIGILL
+	# where the CPU lacks the kernel's extension) means not run: "n/a".
+	if ((rc > 1)); then echo n/a; return; fi
+	awk '$1 == "insns" && $2 != "total" { s += $3 } END { print s + 0 }' <<<"$out"
 }
 
 # per MODE NAME OBJECT...: (count(2N) - count(N)) / N, rounded.
@@ -173,11 +216,13 @@ per() {
 	shift 2
 	a=$(count "$mode" "$name" "$n" "$@")
 	b=$(count "$mode" "$name" $((2 * n)) "$@")
+	if [ "$a" = n/a ] || [ "$b" = n/a ]; then echo n/a; return; fi
 	echo $(((b - a + n / 2) / n))
 }
 
 # div VALUE DIVISOR: VALUE / DIVISOR to one decimal, without a trailing .0.
-div() { awk -v v="$1" -v d="$2" 'BEGIN { s = sprintf("%.1f", v / d); sub(/\.0$/, "", s); print s }'; }
+div() { awk -v v="$1" -v d="$2" 'BEGIN { if (v == "n/a") { print v; exit }
+	s = sprintf("%.1f", v / d); sub(/\.0$/, "", s); print s }'; }
 
 missed=0
 # row KERNEL WHAT UNIT VALUE TARGET(or -) [REFERENCE-VALUE REFERENCE-NAME]:
@@ -185,6 +230,10 @@ missed=0
 # reference's value.
 row() {
 	local verdict="" vs="" t=$5 op="<="
+	if [ "$4" = n/a ]; then
+		printf '| %s | %s | %s | n/a | not run on %s |  |\n' "$1" "$2" "$3" "$cpu"
+		return
+	fi
 	if [ "$t" != - ]; then
 		case $t in "<"*) op="<"; t=${t#<} ;; esac
 		if awk -v v="$4" -v t="$t" -v op="$op" 'BEGIN { exit !(op == "<" ? v < t : v <= t) }'; then
@@ -199,7 +248,7 @@ row() {
 	printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$verdict" "$vs"
 }
 
-echo "Executed AArch64 instructions (qemu $("$qemu" --version | awk 'NR==1 { print $3 }'), QEMU_CPU=max, N=$n; portable C: $("$cc" -dumpfullversion) -O2)"
+echo "Executed AArch64 instructions (qemu $("$qemu" --version | awk 'NR==1 { print $3 }'), QEMU_CPU=$cpu, N=$n; portable C: $("$cc" -dumpfullversion) -O2)"
 echo
 echo '| kernel | function | per | instructions | target | vs single stream |'
 echo '|---|---|---|---:|---|---|'
@@ -234,7 +283,7 @@ row keccak-neonx2 "keccak_absorb_xn, rate 136" "block per state" "$(div "$xa" 2)
 # and per byte.  The count for sha256-ce and sha512-ce includes the C
 # wrapper in kernels_arm.c that passes K: it lives in another object and
 # is not counted, a tail call of one or two instructions a call.
-perbyte() { awk -v v="$1" -v d="$2" 'BEGIN { printf "%.2f", v / d }'; }
+perbyte() { awk -v v="$1" -v d="$2" 'BEGIN { if (v == "n/a") print v; else printf "%.2f", v / d }'; }
 sha_rows() { # FAMILY BLOCK-BYTES TARGET
 	local p c
 	p=$(per "$1" "$1-portable" "$1_portable.c")
@@ -247,4 +296,29 @@ sha_rows() { # FAMILY BLOCK-BYTES TARGET
 sha_rows sha1 64 110
 sha_rows sha256 64 110
 sha_rows sha512 128 450
+
+# The checksums per byte, N KiB in one call (the portable tails and the
+# CRC kernels' calls into one another counted: every symbol of crc.c,
+# crc_pmull.c and crc_armv8.c, or of xxhash.c and xxh3_neon.c).  Each
+# kernel's target: below its portable kernel.
+crc_objs=(crc.c crc_pmull.c crc_armv8.c)
+for model in crc crc32b crc32c crc64nvme; do
+	p=$(per "crc-$model" crc-portable "${crc_objs[@]}")
+	pb=$(perbyte "$p" 1024)
+	row crc-portable "$model" byte "$pb" -
+	f=$(perbyte "$(per "crc-$model" crc-pmull "${crc_objs[@]}")" 1024)
+	row crc-pmull "$model" byte "$f" "<$pb" "$pb" crc-portable
+	# crc-armv8 is picked before crc-pmull for its CRC32 instructions'
+	# models: there it must execute fewer than the folding.
+	t="<$pb"
+	case $model in crc32b | crc32c) t="<$f" ;; esac
+	c=$(perbyte "$(per "crc-$model" crc-armv8 "${crc_objs[@]}")" 1024)
+	row crc-armv8 "$model" byte "$c" "$t" "$pb" crc-portable
+done
+p=$(per xxh3 xxh-portable xxhash.c xxh3_neon.c)
+c=$(per xxh3 xxh-neon xxhash.c xxh3_neon.c)
+row xxh-portable "xxh3_blocks" "1024-byte block" "$p" -
+row xxh-portable "xxh3_blocks" byte "$(perbyte "$p" 1024)" -
+row xxh-neon "xxh3_blocks" "1024-byte block" "$c" "<$p" "$p" xxh-portable
+row xxh-neon "xxh3_blocks" byte "$(perbyte "$c" 1024)" - "$(perbyte "$p" 1024)" xxh-portable
 exit $missed

@@ -60,7 +60,7 @@ FH_EXPORT int qemu_plugin_version = 1;
 
 /* The guest program is single-threaded here, so plain inline adds need no
  * per-vCPU counters. */
-#define FH_MAX_SYMS 16
+#define FH_MAX_SYMS 64
 static const char *sym_name[FH_MAX_SYMS];
 static uint64_t sym_count[FH_MAX_SYMS];
 static int n_syms;

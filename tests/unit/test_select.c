@@ -10,8 +10,8 @@
  * every row on every machine; the kernel choice for the rows of the ISA
  * this build has kernels for (the other ISA's kernels are not built here:
  * CI runs those rows in the AArch64 build under qemu).  Then, on AArch64,
- * the SHA kernels of a few feature sets, and on x86-64, which kernel runs
- * a given number of busy lanes.  Exit 77 where neither
+ * the SHA and checksum kernels of a few feature sets, and on x86-64,
+ * which kernel runs a given number of busy lanes.  Exit 77 where neither
  * ISA was built. */
 #include <stdio.h>
 #include <string.h>
@@ -114,7 +114,8 @@ static const struct row rows[] = {
 	{ .source = FH_ARM_FROM_SYSCTL, .feat_sha3 = (feat), \
 	  .armv8_2_sha3 = (old), .neon = (neon_), .cpufamily = (fam), \
 	  .feat_sha1 = (sha1), .feat_sha256 = (sha256), \
-	  .feat_sha512 = (sha512), .armv8_2_sha512 = (old512) }
+	  .feat_sha512 = (sha512), .armv8_2_sha512 = (old512), \
+	  .feat_pmull = ABSENT, .armv8_crc32 = ABSENT }
 #define MAC_ARM(feat, old, neon_, fam) \
 	MAC_ARM_SHA(feat, old, neon_, fam, 1, 1, 1, 1)
 /* Linux or FreeBSD: AT_HWCAP and MIDR_EL1 (0: not read). */
@@ -122,7 +123,7 @@ static const struct row rows[] = {
 	{ .source = FH_ARM_FROM_HWCAP, .hwcap = (hw), .midr = (midr_), \
 	  .feat_sha3 = ABSENT, .armv8_2_sha3 = ABSENT, .neon = ABSENT, \
 	  .feat_sha1 = ABSENT, .feat_sha256 = ABSENT, .feat_sha512 = ABSENT, \
-	  .armv8_2_sha512 = ABSENT }
+	  .armv8_2_sha512 = ABSENT, .feat_pmull = ABSENT, .armv8_crc32 = ABSENT }
 /* AT_HWCAP words as the kernels report them (bits of Linux's
  * arch/arm64/include/uapi/asm/hwcap.h): ARMv8.0 with the crypto extension
  * (fp asimd evtstrm aes pmull sha1 sha2 crc32) and CPUID; then SHA3 and
@@ -155,9 +156,12 @@ static const struct row rows[] = {
 	  .leaf7_ebx = L7_AVX512, .xcr0 = (xcr0_), .darwin = true, \
 	  .avx512f_sysctl = (avx512f), .osrelease = release }
 
-/* The features of ARMv8.0 with the crypto extension (SHA1, SHA2), and of
- * the cores that add SHA3 and SHA512 to it (Apple, Neoverse V1 and N2). */
-#define ARM_CE (FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA1 | FH_CPU_ARM_SHA2)
+/* The features of ARMv8.0 with the crypto extension (SHA1, SHA2, PMULL)
+ * and CRC32, and of the cores that add SHA3 and SHA512 to it (Apple,
+ * Neoverse V1 and N2).  Apple's cores always have PMULL and CRC32. */
+#define ARM_PMULL_CRC (FH_CPU_ARM_PMULL | FH_CPU_ARM_CRC32)
+#define ARM_CE (FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA1 | FH_CPU_ARM_SHA2 | \
+		ARM_PMULL_CRC)
 #define ARM_SHA3 (ARM_CE | FH_CPU_ARM_SHA3 | FH_CPU_ARM_SHA512)
 #define PICK_ARM_GPR "md5-gpr", "keccak-gpr", "md5-neonx4", "keccak-neonx2"
 #define PICK_ARM_SHA3 "md5-gpr", "keccak-sha3ce", "md5-neonx4", "keccak-sha3cex2"
@@ -215,7 +219,7 @@ static const struct probe_row probe_rows[] = {
 	{ "macOS, hw.optional.neon 0", ISA_ARM,
 	  .arm = MAC_ARM(0, ABSENT, 0, FAMILY_M1),
 	  .want = { .features = FH_CPU_ARM_SHA1 | FH_CPU_ARM_SHA2 |
-				FH_CPU_ARM_SHA512,
+				FH_CPU_ARM_SHA512 | ARM_PMULL_CRC,
 		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 }, 0,
 	  "md5-gpr", "keccak-gpr", "", "" },
 	{ "macOS, hw.cpufamily unreadable: still Apple", ISA_ARM,
@@ -243,14 +247,25 @@ static const struct probe_row probe_rows[] = {
 	{ "macOS: FEAT_SHA1 0 and FEAT_SHA256 0", ISA_ARM,
 	  .arm = MAC_ARM_SHA(1, 1, 1, FAMILY_M1, 0, 0, 1, 1),
 	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA3 |
-				FH_CPU_ARM_SHA512,
+				FH_CPU_ARM_SHA512 | ARM_PMULL_CRC,
 		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
 	  FH_CPU_ARM_SHA3_FAST, PICK_ARM_SHA3 },
 	{ "macOS: FEAT_SHA1 1 and FEAT_SHA256 0", ISA_ARM,
 	  .arm = MAC_ARM_SHA(0, 0, 1, FAMILY_M1, 1, 0, 0, 0),
-	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA1,
+	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_SHA1 |
+				ARM_PMULL_CRC,
 		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
 	  0, PICK_ARM_GPR },
+	/* macOS: PMULL and CRC32 are assumed unless a name says 0 (macOS
+	 * 11 has no FEAT_PMULL). */
+	{ "macOS: FEAT_PMULL 0 and armv8_crc32 0", ISA_ARM,
+	  .arm = { .source = FH_ARM_FROM_SYSCTL, .feat_sha3 = 1,
+		   .armv8_2_sha3 = 1, .neon = 1, .cpufamily = FAMILY_M1,
+		   .feat_sha1 = 1, .feat_sha256 = 1, .feat_sha512 = 1,
+		   .armv8_2_sha512 = 1, .feat_pmull = 0, .armv8_crc32 = 0 },
+	  .want = { .features = ARM_SHA3 & ~ARM_PMULL_CRC,
+		    .vendor = FH_VENDOR_APPLE, .apple_cpufamily = FAMILY_M1 },
+	  FH_CPU_ARM_SHA3_FAST, PICK_ARM_SHA3 },
 	/* FreeBSD: elf_aux_info(AT_HWCAP), MIDR by MRS with HWCAP_CPUID. */
 	{ "FreeBSD, Neoverse N2: hwcap SHA3", ISA_ARM,
 	  .arm = HWCAP(HW_SHA3, 0x410fd490),
@@ -268,7 +283,7 @@ static const struct probe_row probe_rows[] = {
 	  PICK_ARM_GPR },
 	{ "FreeBSD, Cortex-A53 without crypto: no SHA", ISA_ARM,
 	  .arm = HWCAP(HW_NOCRYPTO, 0),
-	  .want = { .features = FH_CPU_ARM_ASIMD,
+	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_CRC32,
 		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
 	  PICK_ARM_GPR },
 	{ "FreeBSD, elf_aux_info failed: baseline", ISA_ARM,
@@ -295,7 +310,7 @@ static const struct probe_row probe_rows[] = {
 	  PICK_ARM_GPR },
 	{ "Linux, Raspberry Pi 4: no crypto extension", ISA_ARM,
 	  .arm = HWCAP(HW_NOCRYPTO, 0x410fd083),
-	  .want = { .features = FH_CPU_ARM_ASIMD,
+	  .want = { .features = FH_CPU_ARM_ASIMD | FH_CPU_ARM_CRC32,
 		    .vendor = FH_VENDOR_ARM_IMPL, .midr = 0x410fd083 }, 0,
 	  PICK_ARM_GPR },
 	{ "Linux, SHA1 bit alone", ISA_ARM,
@@ -311,6 +326,16 @@ static const struct probe_row probe_rows[] = {
 	{ "Linux, SHA512 bit alone", ISA_ARM,
 	  .arm = HWCAP(FH_HWCAP_SHA512, 0),
 	  .want = { .features = FH_CPU_ARM_SHA512,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
+	{ "Linux, PMULL bit alone", ISA_ARM,
+	  .arm = HWCAP(FH_HWCAP_PMULL, 0),
+	  .want = { .features = FH_CPU_ARM_PMULL,
+		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
+	  "md5-gpr", "keccak-gpr", "", "" },
+	{ "Linux, CRC32 bit alone", ISA_ARM,
+	  .arm = HWCAP(FH_HWCAP_CRC32, 0),
+	  .want = { .features = FH_CPU_ARM_CRC32,
 		    .vendor = FH_VENDOR_ARM_IMPL }, 0,
 	  "md5-gpr", "keccak-gpr", "", "" },
 	{ "Linux, hwcap without ASIMD", ISA_ARM,
@@ -444,6 +469,24 @@ static const struct {
 	  "sha1-portable", "sha256-portable", "sha512-ce" },
 	{ "SHA1 alone", FH_CPU_ARM_SHA1,
 	  "sha1-ce", "sha256-portable", "sha512-portable" },
+};
+
+/* The checksum kernels an AArch64 CPU gets: crc-armv8 wherever CRC32 is
+ * (its other models folding with PMULL where that is too), crc-pmull
+ * with PMULL alone, xxh-neon wherever Advanced SIMD is. */
+static const struct {
+	const char *cpu;
+	uint32_t features;
+	const char *crc, *xxh;
+} arm_checksum_rows[] = {
+	{ "Cortex-A53 with crypto and CRC32", ARM_CE, "crc-armv8", "xxh-neon" },
+	{ "Neoverse V1, Apple M1", ARM_SHA3, "crc-armv8", "xxh-neon" },
+	{ "Cortex-A72 without crypto (Raspberry Pi 4)",
+	  FH_CPU_ARM_ASIMD | FH_CPU_ARM_CRC32, "crc-armv8", "xxh-neon" },
+	{ "PMULL without CRC32", FH_CPU_ARM_ASIMD | FH_CPU_ARM_PMULL,
+	  "crc-pmull", "xxh-neon" },
+	{ "Advanced SIMD alone", FH_CPU_ARM_ASIMD, "crc-portable", "xxh-neon" },
+	{ "no Advanced SIMD reported", 0, "crc-portable", "xxh-portable" },
 };
 
 /* Darwin releases against 21.3, the first with AVX-512 trusted. */
@@ -653,6 +696,20 @@ int main(void)
 		       arm_sha_rows[i].sha512);
 		printf("%-46s %s %s %s\n", cpu, arm_sha_rows[i].sha1,
 		       arm_sha_rows[i].sha256, arm_sha_rows[i].sha512);
+		chosen++;
+	}
+	for (size_t i = 0; here == ISA_ARM &&
+			   i < sizeof arm_checksum_rows / sizeof arm_checksum_rows[0];
+	     i++) {
+		const char *cpu = arm_checksum_rows[i].cpu;
+		uint32_t f = arm_checksum_rows[i].features;
+
+		expect(cpu, "crc", fh_kernel_pick(FH_FAMILY_CRC, false, f),
+		       arm_checksum_rows[i].crc);
+		expect(cpu, "xxh", fh_kernel_pick(FH_FAMILY_XXH, false, f),
+		       arm_checksum_rows[i].xxh);
+		printf("%-46s %s %s\n", cpu, arm_checksum_rows[i].crc,
+		       arm_checksum_rows[i].xxh);
 		chosen++;
 	}
 	for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)

@@ -1,7 +1,8 @@
 /* crc_fold.h: the folding constants of the carry-less multiply CRC
- * kernels (crc_pclmul.c, crc_vpclmul.c), computed from a model's
- * polynomial: static inline helpers only, each kernel keeping its own
- * table of them (filled once).  See crc_pclmul.c for the method. */
+ * kernels (x86_64/crc_pclmul.c, x86_64/crc_vpclmul.c,
+ * aarch64/crc_pmull.c), computed from a model's polynomial: static inline
+ * helpers only, each kernel keeping its own table of them (filled once).
+ * See x86_64/crc_pclmul.c for the method. */
 #ifndef FH_CRC_FOLD_H
 #define FH_CRC_FOLD_H
 
@@ -9,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../../lib/crc.h"
+#include "../lib/crc.h"
 
 /* Moving a 128-bit value D bits on: the constants for its low and high
  * 64-bit halves. */
