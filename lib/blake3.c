@@ -5,9 +5,11 @@
  * (family.h): the tree mode of §2.4, streamed in bounded memory.  The
  * input is split in 1024-byte chunks; each chunk's chaining value goes
  * on a stack in fh_ctx's mode area, and two subtrees of equal size are
- * merged into their parent as soon as a later chunk shows neither is the
- * root, so the stack holds one value per set bit of the count of chunks
- * done.  The root's output is extendable (§2.6): any length. */
+ * merged into their parent once a later chunk shows neither is the root
+ * (lazily, as the reference code's merge_cv_stack does), so the stack
+ * holds one value per set bit of the count of chunks done, and one more
+ * while the last two may still be the root's children.  The root's
+ * output is extendable (§2.6): any length. */
 #include <string.h>
 
 #include "blake3.h"
@@ -178,20 +180,30 @@ static void parent_cv(const fh_ctx *ctx, const uint32_t l[8],
 	memcpy(cv, out, 8 * sizeof *cv);
 }
 
-/* Pushes the chaining value of the subtree of 2^LEVEL chunks that ends
- * with chunk DONE - 1 (DONE chunks are finished, a multiple of 2^LEVEL,
- * and more input follows), merging the subtrees it completes: one per
- * trailing zero bit of DONE above LEVEL. */
-static void push_cv(fh_ctx *ctx, const uint32_t cv[8], uint64_t done,
-		    unsigned level)
+/* Merges the top of the stack into parents until it holds one value per
+ * set bit of CHUNKS, the chunks its values cover: a later chunk has shown
+ * that none of them is the root. */
+static void merge_cvs(fh_ctx *ctx, uint64_t chunks)
 {
 	uint32_t (*stack)[8] = ctx->mode.blake3.stack;
-	uint32_t v[8];
+	uint32_t bits = 0;
 
-	memcpy(v, cv, sizeof v);
-	for (done >>= level; (done & 1) == 0; done >>= 1)
-		parent_cv(ctx, stack[--ctx->mode.blake3.depth], v, v);
-	memcpy(stack[ctx->mode.blake3.depth++], v, sizeof v);
+	for (; chunks; chunks &= chunks - 1)
+		bits++;
+	for (; ctx->mode.blake3.depth > bits; ctx->mode.blake3.depth--) {
+		uint32_t d = ctx->mode.blake3.depth;
+
+		parent_cv(ctx, stack[d - 2], stack[d - 1], stack[d - 2]);
+	}
+}
+
+/* Pushes CV, the chaining value of a subtree whose first chunk is chunk
+ * FIRST (the chunks before it all on the stack), merging first what it
+ * shows is not the root; CV itself waits for the next push or final(). */
+static void push_cv(fh_ctx *ctx, const uint32_t cv[8], uint64_t first)
+{
+	merge_cvs(ctx, first);
+	memcpy(ctx->mode.blake3.stack[ctx->mode.blake3.depth++], cv, 32);
 }
 
 /* The flags of the current chunk's next block. */
@@ -207,34 +219,53 @@ static uint32_t block_flags(const fh_ctx *ctx)
 #define SUBTREE_LEVEL 6
 #define SUBTREE_MAX_LEVEL 12
 
-/* The chaining value of the subtree of the 2^LEVEL whole chunks at P,
- * whose first chunk's counter COUNTER is a multiple of 2^LEVEL: the
- * chunks in the kernel's lanes, then each row of parents in them too
- * (BLAKE3's compress_subtree_wide, §5.1.2 of the paper). */
 static void subtree(const struct fh_kernel *k, const uint32_t key[8],
 		    uint32_t flags, const uint8_t *p, uint64_t counter,
-		    unsigned level, uint32_t cv[8])
+		    unsigned level, uint32_t cv[8]);
+
+/* The chaining values of the two halves of the subtree of the 2^LEVEL
+ * whole chunks at P (LEVEL at least 1), whose first chunk's counter
+ * COUNTER is a multiple of 2^LEVEL, into TWO: the chunks in the kernel's
+ * lanes, then each row of parents but the last in them too (BLAKE3's
+ * compress_subtree_to_parent_node, §5.1.2 of the paper). */
+static void subtree_halves(const struct fh_kernel *k, const uint32_t key[8],
+			   uint32_t flags, const uint8_t *p, uint64_t counter,
+			   unsigned level, uint32_t two[2][8])
 {
 	if (level > SUBTREE_LEVEL) {
-		uint32_t two[2][8];
 		size_t half = (size_t)CHUNK << (level - 1);
 
 		subtree(k, key, flags, p, counter, level - 1, two[0]);
 		subtree(k, key, flags, p + half, counter + (half / CHUNK),
 			level - 1, two[1]);
-		fh_blake3_parents_of(k)(key, (const uint32_t(*)[8])two, 1,
-					flags, two);
-		memcpy(cv, two[0], sizeof two[0]);
 		return;
 	}
 	uint32_t cvs[1u << SUBTREE_LEVEL][8];
 	size_t n = (size_t)1 << level;
 
 	fh_blake3_chunks_of(k)(key, p, n, counter, flags, cvs);
-	for (; n > 1; n /= 2)
+	for (; n > 2; n /= 2)
 		fh_blake3_parents_of(k)(key, (const uint32_t(*)[8])cvs, n / 2,
 					flags, cvs);
-	memcpy(cv, cvs[0], sizeof cvs[0]);
+	memcpy(two, cvs, 2 * sizeof cvs[0]);
+}
+
+/* The chaining value of the subtree of the 2^LEVEL whole chunks at P, as
+ * subtree_halves has them, and their parent. */
+static void subtree(const struct fh_kernel *k, const uint32_t key[8],
+		    uint32_t flags, const uint8_t *p, uint64_t counter,
+		    unsigned level, uint32_t cv[8])
+{
+	uint32_t two[2][8];
+
+	if (level == 0) {
+		fh_blake3_chunks_of(k)(key, p, 1, counter, flags, two);
+	} else {
+		subtree_halves(k, key, flags, p, counter, level, two);
+		fh_blake3_parents_of(k)(key, (const uint32_t(*)[8])two, 1,
+					flags, two);
+	}
+	memcpy(cv, two[0], sizeof two[0]);
 }
 
 static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
@@ -248,23 +279,25 @@ static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 
 		if (have == CHUNK) {
 			/* More input: the chunk is done and not the root. */
-			compress(cv, ctx->buf, BLOCK, chunk_counter(ctx),
-				 block_flags(ctx) | CHUNK_END, out);
-			uint64_t done = chunk_counter(ctx) + 1;
+			uint64_t counter = chunk_counter(ctx);
 
-			push_cv(ctx, out, done, 0);
+			compress(cv, ctx->buf, BLOCK, counter,
+				 block_flags(ctx) | CHUNK_END, out);
+			push_cv(ctx, out, counter);
 			memcpy(cv, ctx->mode.blake3.key, 32);
 			ctx->mode.blake3.blocks = 0;
 			ctx->buffered = 0;
 			continue;
 		}
 		if (have == 0 && len > CHUNK) {
-			/* Whole chunks, the last byte of input held back so
-			 * that the chunk that ends the input is finished by
-			 * final(), as the root where it is the only one: the
-			 * largest subtree that starts here and fits. */
-			uint32_t sub[8];
-			uint64_t n = (len - 1) / CHUNK;
+			/* Whole chunks, more than one byte's worth of them
+			 * left: the largest subtree that starts here and fits.
+			 * Its two halves go on the stack apart, so that when
+			 * the input ends with it, final() makes their parent
+			 * the root: a read of 64 whole chunks runs all 64 in
+			 * the kernel's lanes, none held back to be compressed
+			 * a block at a time. */
+			uint64_t n = len / CHUNK;
 			uint64_t counter = chunk_counter(ctx);
 			unsigned level = 0;
 
@@ -272,14 +305,32 @@ static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 			       (n >> (level + 1)) != 0 &&
 			       (counter & ((2ull << level) - 1)) == 0)
 				level++;
-			subtree(ctx->kernel, ctx->mode.blake3.key,
-				ctx->mode.blake3.flags, p, counter, level, sub);
-			push_cv(ctx, sub, counter + (1ull << level), level);
+			if (level == 0) {
+				uint32_t one[1][8];
+
+				/* One chunk: len > CHUNK, so more follows. */
+				fh_blake3_chunks_of(ctx->kernel)(
+					ctx->mode.blake3.key, p, 1, counter,
+					ctx->mode.blake3.flags, one);
+				push_cv(ctx, one[0], counter);
+			} else {
+				uint32_t two[2][8];
+
+				subtree_halves(ctx->kernel, ctx->mode.blake3.key,
+					       ctx->mode.blake3.flags, p, counter,
+					       level, two);
+				push_cv(ctx, two[0], counter);
+				push_cv(ctx, two[1], counter + (1ull << (level - 1)));
+			}
 			p += (size_t)CHUNK << level;
 			len -= (size_t)CHUNK << level;
 			ctx->total += (uint64_t)CHUNK << level;
 			continue;
 		}
+		if (have == 0 && ctx->mode.blake3.depth)
+			/* A chunk starts: what is on the stack is not the
+			 * root, nor its children. */
+			merge_cvs(ctx, chunk_counter(ctx));
 		if (ctx->buffered == BLOCK) {
 			/* More input, within the chunk: not its last block. */
 			compress(cv, ctx->buf, BLOCK, chunk_counter(ctx),
@@ -311,14 +362,30 @@ static void final(fh_ctx *ctx, const void *custom, size_t customlen,
 	uint32_t block_len = (uint32_t)ctx->buffered;
 	uint64_t counter = chunk_counter(ctx);
 	uint32_t flags = block_flags(ctx) | CHUNK_END;
+	uint32_t i = ctx->mode.blake3.depth;
 
 	(void)custom, (void)customlen;
 	memcpy(in_cv, ctx->state.sha256, sizeof in_cv);
 	memcpy(block, ctx->buf, ctx->buffered);
 	memset(block + ctx->buffered, 0, BLOCK - ctx->buffered);
+	if (chunk_len(ctx) == 0 && i >= 2) {
+		/* The input ended with a whole subtree: the last two values
+		 * on the stack are its halves, and their parent the node
+		 * that ends the input. */
+		i -= 2;
+		for (int w = 0; w < 8; w++) {
+			fh_store32le(block + 4 * w, ctx->mode.blake3.stack[i][w]);
+			fh_store32le(block + 32 + 4 * w,
+				     ctx->mode.blake3.stack[i + 1][w]);
+		}
+		memcpy(in_cv, ctx->mode.blake3.key, sizeof in_cv);
+		block_len = BLOCK;
+		counter = 0;
+		flags = ctx->mode.blake3.flags | PARENT;
+	}
 	/* Up the stack: each node made so far is the right child of the
 	 * subtree below it on the stack. */
-	for (uint32_t i = ctx->mode.blake3.depth; i-- > 0;) {
+	while (i-- > 0) {
 		compress(in_cv, block, block_len, counter, flags, words);
 		for (int w = 0; w < 8; w++) {
 			fh_store32le(block + 4 * w, ctx->mode.blake3.stack[i][w]);
@@ -438,11 +505,13 @@ void fh_blake3_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
 		/* The chunk held back: more input follows it now. */
 		uint32_t out[16];
 
+		uint64_t counter = chunk_counter(ctx);
+
 		fh_blake3_compress_of(ctx->kernel)(ctx->state.sha256, ctx->buf,
-						   BLOCK, chunk_counter(ctx),
+						   BLOCK, counter,
 						   block_flags(ctx) | CHUNK_END,
 						   out);
-		push_cv(ctx, out, chunk_counter(ctx) + 1, 0);
+		push_cv(ctx, out, counter);
 		memcpy(ctx->state.sha256, ctx->mode.blake3.key, 32);
 		ctx->mode.blake3.blocks = 0;
 		ctx->buffered = 0;
@@ -451,7 +520,7 @@ void fh_blake3_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
 		uint32_t cv[8];
 
 		memcpy(cv, cvs + 32 * i, sizeof cv);
+		push_cv(ctx, cv, ctx->total / CHUNK);
 		ctx->total += FH_BLAKE3_LEAF;
-		push_cv(ctx, cv, ctx->total / CHUNK, 5);
 	}
 }

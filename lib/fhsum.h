@@ -23,7 +23,7 @@
  * allocates: hashing then needs no allocation and cannot fail.  So that
  * the families planned next fit without a new soname, its mode area is
  * reserved at FH_CTX_MODE_BYTES whatever today's modes use: BLAKE3's
- * stack of chaining values (54 x 32 bytes, blake3.h) and its counters
+ * stack of chaining values (55 x 32 bytes, blake3.c) and its counters
  * take about 1.8 KiB of it (fh_ctx's mode.blake3), BLAKE2b, the CRCs and xxHash fit in `state`
  * and `buf`.  A family that needs more than that is a new soname.
  */
@@ -197,13 +197,14 @@ typedef struct fh_ctx {
 		 * `buf` its block being filled, TOTAL the input's bytes;
 		 * here the key words, the mode's flags, and the stack of
 		 * chaining values of the subtrees done (one per set bit of
-		 * the count of chunks finished: 54 hold 2^64 bytes). */
+		 * the count of chunks finished, 54 for 2^64 bytes, and one
+		 * more while the last two wait to be merged). */
 		struct {
 			uint32_t key[8];
 			uint32_t flags;     /* KEYED_HASH, DERIVE_KEY_MATERIAL or 0 */
 			uint32_t blocks;    /* blocks of the chunk compressed */
 			uint32_t depth;     /* chaining values on the stack */
-			uint32_t stack[54][8];
+			uint32_t stack[55][8];
 		} blake3;
 		/* XXH3 and XXH128 (xxhash.c): the last block read, hashed
 		 * only once a byte follows it (the last one is hashed

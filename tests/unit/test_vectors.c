@@ -318,8 +318,9 @@ bad:
 
 /* BLAKE3's official vectors (blake3.kat): the three modes through the
  * public API (fh_init, fh_init_keyed, fh_init_derive_key), each output
- * of 131 bytes, the message given whole and in pieces of 1, 63 and 1025
- * bytes, so that every split of the tree is met. */
+ * of 131 bytes, the message given whole and in pieces of 1, 63, 1025,
+ * 1024 and 4096 bytes, so that every split of the tree is met (whole
+ * chunks: subtrees whose halves wait on the stack for the next piece). */
 static int run_blake3_kat(const char *dir)
 {
 	static const char key[] = "whats the Elvish word for friend";
@@ -345,7 +346,7 @@ static int run_blake3_kat(const char *dir)
 			break;
 		}
 		uint8_t *msg = pattern_of(len);
-		static const size_t steps[] = { 0, 1, 63, 1025 };
+		static const size_t steps[] = { 0, 1, 63, 1025, 1024, 4096 };
 
 		for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
 			fh_ctx ctx;
