@@ -2,13 +2,17 @@
 # Counts the instructions the AArch64 kernels execute, under qemu-user with
 # the plugin tests/bench/insncount.c, and prints a Markdown table:
 # instructions per 64-byte MD5 block, per Keccak-f[1600] permutation and
-# per SHA-1, SHA-256 (64-byte) and SHA-512 (128-byte) block, with the
-# same per byte for the SHA kernels, for the kernels in arch/aarch64/ and
-# for the portable C kernels built with gcc -O2.  The multi-buffer kernels get a row per call (all lanes)
-# and a row per lane, comparable with the single-stream rows above them,
-# whose ratio to md5-gpr or keccak-gpr is the last column.  Counts are repeatable and compare
-# kernels of one ISA honestly; they are not a speed.  Runs on x86-64, no
-# AArch64 needed: apt-get install qemu-user gcc-aarch64-linux-gnu.
+# per SHA-1, SHA-256 (64-byte) and SHA-512 (128-byte) block, the same per
+# byte for the SHA kernels, and per byte of the checksums (every CRC model,
+# XXH3's 1 KiB blocks), for the kernels in arch/aarch64/ and the portable
+# C kernels.  Every C file, the intrinsics kernels' too, is built with
+# gcc -O2 (meson's release build has -O3).  The multi-buffer kernels get
+# a row per call (all lanes) and a row per lane, comparable with the
+# single-stream rows above them; the last column is a kernel's ratio to
+# the one it is measured against (md5-gpr, keccak-gpr or the portable C).
+# Counts are repeatable and compare kernels of one ISA honestly; they are
+# not a speed.  Runs on x86-64, no AArch64 needed: apt-get install
+# qemu-user gcc-aarch64-linux-gnu.
 #
 #   tests/bench/aarch64-insns.sh [-n N] [-c CPU]
 #
@@ -18,7 +22,8 @@
 #
 # Each figure is a difference of two runs, (count(2N) - count(N)) / N, so
 # startup and one-off costs cancel: per block for md5_blocks and
-# keccak_absorb (one call over N blocks), per call for keccak_permute.
+# keccak_absorb (one call over N blocks), per call for keccak_permute,
+# per KiB for the checksums (N KiB in one call).
 # Exit status 1 when a kernel misses its target:
 #   md5-gpr <= 600, keccak-gpr <= 3300, keccak-sha3ce <= 1800 per
 #   permutation, two-state SHA3 <= 1000 per state; md5-neonx4 <= 160 per
@@ -26,7 +31,9 @@
 #   state (its reason to exist: fewer than two keccak-gpr streams);
 #   sha1-ce and sha256-ce <= 110 per 64-byte block, sha512-ce <= 450 per
 #   128-byte block (103, 99 and 447 when written: 0.04x, 0.03x and 0.12x
-#   the portable C).
+#   the portable C); crc-pmull, crc-armv8 and xxh-neon below the portable
+#   kernel per byte, and crc-armv8 below crc-pmull on crc32b and crc32c
+#   (why the dispatcher picks it first there).
 #
 # Environment: CC_AARCH64 (default aarch64-linux-gnu-gcc), QEMU (qemu-aarch64),
 # INSNCOUNT (the plugin .so; default: built from tests/bench/insncount.c
