@@ -2,23 +2,32 @@
 # Counts the instructions the AArch64 kernels execute, under qemu-user with
 # the plugin tests/bench/insncount.c, and prints a Markdown table:
 # instructions per 64-byte MD5 block, per Keccak-f[1600] permutation and
-# per SHA-1, SHA-256 (64-byte) and SHA-512 (128-byte) block, with the
-# same per byte for the SHA kernels, for the kernels in arch/aarch64/ and
-# for the portable C kernels built with gcc -O2.  The multi-buffer kernels get a row per call (all lanes)
-# and a row per lane, comparable with the single-stream rows above them,
-# whose ratio to md5-gpr or keccak-gpr is the last column.  Counts are repeatable and compare
-# kernels of one ISA honestly; they are not a speed.  Runs on x86-64, no
-# AArch64 needed: apt-get install qemu-user gcc-aarch64-linux-gnu.
+# per SHA-1, SHA-256 (64-byte) and SHA-512 (128-byte) block, per BLAKE3
+# chunk (1 KiB) and BLAKE2b block (128 bytes), the same per byte for the
+# SHA and BLAKE kernels, and per byte of the checksums (every CRC model,
+# XXH3's 1 KiB blocks), for the kernels in arch/aarch64/ and the portable
+# C kernels (BLAKE2b has only its portable one on AArch64).  Every C
+# file, the intrinsics kernels' too, is built with gcc -O2 (meson's
+# release build has -O3).  The multi-buffer kernels get a row per call
+# (all lanes) and a row per lane, comparable with the single-stream rows
+# above them; the last column is a kernel's ratio to the one it is
+# measured against (md5-gpr, keccak-gpr or the portable C).  Counts are
+# repeatable and compare kernels of one ISA honestly; they are not a
+# speed.  Runs on x86-64, no AArch64 needed: apt-get install qemu-user
+# gcc-aarch64-linux-gnu.
 #
 #   tests/bench/aarch64-insns.sh [-n N] [-c CPU]
 #
 # CPU is QEMU_CPU (default max).  cortex-a53 has PMULL and CRC32 too, so
-# the checksum kernels all run there; the SHA3 and SHA512 ones do not (their
-# rows read n/a).
+# the checksum kernels all run there, as do the BLAKE3 ones (Advanced
+# SIMD); the SHA3 and SHA512 ones do not (their rows read n/a).
 #
 # Each figure is a difference of two runs, (count(2N) - count(N)) / N, so
 # startup and one-off costs cancel: per block for md5_blocks and
-# keccak_absorb (one call over N blocks), per call for keccak_permute.
+# keccak_absorb (one call over N blocks), per call for keccak_permute,
+# per KiB for the checksums and BLAKE3's chunks (N KiB in one call; N a
+# multiple of four fills blake3-neon's lanes, as the default does), per
+# block of each lane for blake3-neonx4.
 # Exit status 1 when a kernel misses its target:
 #   md5-gpr <= 600, keccak-gpr <= 3300, keccak-sha3ce <= 1800 per
 #   permutation, two-state SHA3 <= 1000 per state; md5-neonx4 <= 160 per
@@ -26,7 +35,11 @@
 #   state (its reason to exist: fewer than two keccak-gpr streams);
 #   sha1-ce and sha256-ce <= 110 per 64-byte block, sha512-ce <= 450 per
 #   128-byte block (103, 99 and 447 when written: 0.04x, 0.03x and 0.12x
-#   the portable C).
+#   the portable C); crc-pmull, crc-armv8 and xxh-neon below the portable
+#   kernel per byte, and crc-armv8 below crc-pmull on crc32b and crc32c
+#   (why the dispatcher picks it first there); blake3-neon below
+#   blake3-portable per chunk and blake3-neonx4 below it per 64-byte block
+#   per lane.
 #
 # Environment: CC_AARCH64 (default aarch64-linux-gnu-gcc), QEMU (qemu-aarch64),
 # INSNCOUNT (the plugin .so; default: built from tests/bench/insncount.c
@@ -67,7 +80,10 @@ fi
 # multi-buffer "md5xn NAME BLOCKS" and "absorbxn NAME BLOCKS" (BLOCKS per
 # lane), "x2 sha3ce|neon CALLS" for a two-state permutation, "crc MODEL
 # KIB" with the model's name in fhsum (crc, crc32b, crc32c, crc64nvme)
-# after the mode ("crc-crc32c NAME KIB"), or "xxh3 NAME BLOCKS" (1 KiB).
+# after the mode ("crc-crc32c NAME KIB"), "xxh3 NAME BLOCKS" (1 KiB),
+# "b3chunks NAME CHUNKS" (BLAKE3's whole chunks, 1 KiB, in one call),
+# "b3lanes NAME BLOCKS" (BLAKE3's lanes, BLOCKS of 64 bytes per lane) or
+# "blake2b NAME BLOCKS" (128 bytes).
 cat >"$tmp/driver.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
@@ -90,10 +106,17 @@ static const struct fh_kernel *const kernels[] = {
 	&fh_sha512_portable, &fh_sha512_ce,
 	&fh_crc_portable, &fh_crc_pmull, &fh_crc_armv8,
 	&fh_xxh_portable, &fh_xxh_neon,
+	&fh_blake3_portable, &fh_blake3_neon, &fh_blake3_neonx4,
+	&fh_blake2b_portable,
 };
 static const struct { const char *name; const struct fh_crc_model *m; } models[] = {
 	{ "crc", &fh_crc_cksum }, { "crc32b", &fh_crc_32 },
 	{ "crc32c", &fh_crc_32c }, { "crc64nvme", &fh_crc_64nvme },
+};
+/* BLAKE3's key for an unkeyed hash: its IV. */
+static const uint32_t b3_key[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
 int main(int argc, char **argv)
@@ -115,9 +138,11 @@ int main(int argc, char **argv)
 	uint32_t h32[8] = { 0 };
 	uint64_t h64[8] = { 0 };
 	static uint64_t sn[FH_MAX_LANES][25];
+	static struct fh_blake3_lane b3[FH_MAX_LANES];
+	uint32_t (*cvs)[8] = calloc(count ? count : 1, sizeof *cvs);
 	const uint8_t *lanes[FH_MAX_LANES];
 
-	if (!buf)
+	if (!buf || !cvs)
 		return 2;
 	for (size_t i = 0; i < FH_MAX_LANES; i++)
 		lanes[i] = buf + i * count * 136;
@@ -152,6 +177,12 @@ int main(int argc, char **argv)
 					fh_crc_start(models[i].m), buf, count * 1024);
 	} else if (!strcmp(argv[1], "xxh3")) {
 		fh_xxh3_blocks_of(k)(h64, buf, count);
+	} else if (!strcmp(argv[1], "b3chunks")) {
+		fh_blake3_chunks_of(k)(b3_key, buf, count, 0, 0, cvs);
+	} else if (!strcmp(argv[1], "b3lanes")) {
+		fh_blake3_lanes_of(k)(b3, lanes, count);
+	} else if (!strcmp(argv[1], "blake2b")) {
+		fh_blake2b_blocks_of(k)(h64, buf, count, 0, false);
 	} else if (!strcmp(argv[1], "permute")) {
 		for (size_t i = 0; i < count; i++)
 			fh_keccak_permute_of(k)(s0, 24);
@@ -160,7 +191,8 @@ int main(int argc, char **argv)
 	}
 	/* Keep the results live. */
 	return (int)((md5[0][0] ^ md5[1][0] ^ s0[0] ^ s1[0] ^ sn[0][0] ^
-		      sn[1][0] ^ h32[0] ^ h64[0] ^ crc) & 1);
+		      sn[1][0] ^ h32[0] ^ h64[0] ^ crc ^ cvs[0][0] ^
+		      b3[0].cv[0] ^ b3[1].cv[0]) & 1);
 }
 EOF
 
@@ -171,7 +203,8 @@ for f in lib/md5_portable.c lib/keccak_portable.c arch/aarch64/kernels_arm.c \
 	arch/aarch64/keccak_neonx2.S lib/sha1_portable.c lib/sha256_portable.c \
 	lib/sha512_portable.c arch/aarch64/sha1_ce.S arch/aarch64/sha256_ce.S \
 	arch/aarch64/sha512_ce.S lib/crc.c lib/xxhash.c arch/aarch64/crc_pmull.c \
-	arch/aarch64/crc_armv8.c arch/aarch64/xxh3_neon.c; do
+	arch/aarch64/crc_armv8.c arch/aarch64/xxh3_neon.c lib/blake3.c \
+	arch/aarch64/blake3_neon.c lib/blake2b.c; do
 	o=$tmp/$(basename "$f").o
 	# Each file's extension, as arch/aarch64/meson.build gives it.
 	ext=()
@@ -321,4 +354,29 @@ row xxh-portable "xxh3_blocks" "1024-byte block" "$p" -
 row xxh-portable "xxh3_blocks" byte "$(perbyte "$p" 1024)" -
 row xxh-neon "xxh3_blocks" "1024-byte block" "$c" "<$p" "$p" xxh-portable
 row xxh-neon "xxh3_blocks" byte "$(perbyte "$c" 1024)" - "$(perbyte "$p" 1024)" xxh-portable
+
+# BLAKE3 per 1 KiB chunk (N chunks in one call of the chunks entry point,
+# a multiple of four: blake3-neon's four lanes all full) and per byte,
+# and blake3-neonx4's lanes per 64-byte block in each of its four lanes,
+# against blake3-portable's chunk over its 16 blocks.  The symbols of
+# blake3.c and blake3_neon.c are counted for every BLAKE3 row.
+b3_objs=(blake3.c blake3_neon.c)
+p=$(per b3chunks blake3-portable "${b3_objs[@]}")
+c=$(per b3chunks blake3-neon "${b3_objs[@]}")
+pb=$(perbyte "$p" 1024)
+row blake3-portable blake3_chunks "1024-byte chunk" "$p" -
+row blake3-portable blake3_chunks byte "$pb" -
+row blake3-neon blake3_chunks "1024-byte chunk" "$c" "<$p" "$p" blake3-portable
+row blake3-neon blake3_chunks byte "$(perbyte "$c" 1024)" - "$pb" blake3-portable
+x4=$(per b3lanes blake3-neonx4 "${b3_objs[@]}")
+p64=$(div "$p" 16)
+row blake3-neonx4 blake3_lanes "call-block (4 x 64 bytes)" "$x4" - "$(awk -v v="$p" 'BEGIN { print v / 4 }')" "4 x blake3-portable"
+row blake3-neonx4 blake3_lanes "64-byte block per lane" "$(div "$x4" 4)" "<$p64" "$p64" blake3-portable
+row blake3-neonx4 blake3_lanes "byte per lane" "$(perbyte "$x4" 256)" - "$pb" blake3-portable
+
+# BLAKE2b: no AArch64 kernel of its own; the portable C, built for
+# AArch64, is the one picked there.
+p=$(per blake2b blake2b-portable blake2b.c)
+row blake2b-portable blake2b_blocks "128-byte block" "$p" -
+row blake2b-portable blake2b_blocks byte "$(perbyte "$p" 128)" -
 exit $missed
