@@ -232,10 +232,21 @@ static const struct fh_kernel *const blake3_multi_kernels[] = {
 #endif
 	NULL,
 };
-/* The checksums: CRCs by carry-less multiply where the CPU has it. */
+/* The checksums: CRCs by carry-less multiply where the CPU has it.
+ * crc-sse42 runs CRC-32C alone on SSE4.2's crc32 and hands the other
+ * models to crc-vpclmul or crc-pclmul where the CPU runs them.  On Zen 3
+ * (crc32c, `fhsum --benchmark`, 16 KiB buffers) it matches crc-vpclmul
+ * (about 10.5 against 10.8 GB/s) and beats crc-pclmul (8.0), so it comes
+ * after crc-vpclmul, whose one code serves every model, and before
+ * crc-pclmul: CPUs with PCLMULQDQ but not VPCLMULQDQ then get crc32c
+ * from the crc32 chains and the other models from crc-pclmul, CPUs with
+ * SSE4.2 alone crc32c at several times the portable tables' speed. */
 static const struct fh_kernel *const crc_kernels[] = {
 #if defined(__x86_64__) && defined(FH_HAVE_X86_VPCLMUL) && defined(FH_HAVE_X86_PCLMUL)
 	&fh_crc_vpclmul,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_SSE42)
+	&fh_crc_sse42,
 #endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_PCLMUL)
 	&fh_crc_pclmul,

@@ -108,6 +108,9 @@ extern const struct fh_kernel fh_blake2b_avx512x8;
 extern const struct fh_kernel fh_crc_pclmul;
 /* The same on YMM registers (crc_vpclmul.c), VPCLMULQDQ with AVX2. */
 extern const struct fh_kernel fh_crc_vpclmul;
+/* CRC-32C by SSE4.2's crc32, three chains (crc_sse42.c); the other
+ * models by the folding kernels. */
+extern const struct fh_kernel fh_crc_sse42;
 /* XXH3's blocks on AVX2 (xxh3_avx2.c). */
 extern const struct fh_kernel fh_xxh_avx2;
 
