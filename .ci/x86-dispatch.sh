@@ -77,7 +77,7 @@ x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512
 	sha256-avx512x16 sha512-avx512x8 blake2b-avx2 blake2b-avx512
 	blake2b-avx2x4 blake2b-avx512x8 blake3-sse41 blake3-avx2 blake3-avx512
 	blake3-sse41x4 blake3-avx2x8 blake3-avx512x16 crc-pclmul crc-vpclmul
-	crc-sse42 xxh-avx2"
+	crc-sse42 crc-avx512 xxh-avx2 xxh-avx512"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

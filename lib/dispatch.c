@@ -240,8 +240,20 @@ static const struct fh_kernel *const blake3_multi_kernels[] = {
  * after crc-vpclmul, whose one code serves every model, and before
  * crc-pclmul: CPUs with PCLMULQDQ but not VPCLMULQDQ then get crc32c
  * from the crc32 chains and the other models from crc-pclmul, CPUs with
- * SSE4.2 alone crc32c at several times the portable tables' speed. */
+ * SSE4.2 alone crc32c at several times the portable tables' speed.
+ * crc-avx512 comes first, untimed (no CPU at hand runs AVX-512): it does
+ * crc-vpclmul's work with half the instructions (four 16-byte blocks a
+ * VPCLMULQDQ, the two products and the data added by one VPTERNLOGQ).
+ * Zen 4 runs a ZMM operation as two YMM halves, so it should at least
+ * match crc-vpclmul there; Zen 5 and Sapphire Rapids run it whole, where
+ * crc-fast-rust measured its 512-bit folding 1.7 times its 256-bit one
+ * (CRC-64/NVME on Sapphire Rapids, 96 against 56 GiB/s).  Either is far
+ * past what three crc32 chains can do (8 bytes a cycle), so crc-avx512
+ * is ahead of crc-sse42 for crc32c too.  Skylake-X has no VPCLMULQDQ. */
 static const struct fh_kernel *const crc_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_CRC_AVX512)
+	&fh_crc_avx512,
+#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_VPCLMUL) && defined(FH_HAVE_X86_PCLMUL)
 	&fh_crc_vpclmul,
 #endif
@@ -259,8 +271,16 @@ static const struct fh_kernel *const sum_kernels[] = {
 };
 static const struct fh_kernel *const sum_multi_kernels[] = { NULL };
 
-/* xxHash: XXH3's blocks. */
+/* xxHash: XXH3's blocks.  xxh-avx512, untimed, before xxh-avx2: a whole
+ * 64-byte stripe an accumulate step where AVX2 takes two, the scramble's
+ * XORs one VPTERNLOGQ.  Zen 4 splits each ZMM operation in two, which
+ * leaves it about even with xxh-avx2 there; Zen 5 and Intel's AVX-512
+ * cores (Sapphire Rapids) run it whole, and xxHash's own x86 dispatch
+ * prefers its AVX-512 path wherever AVX-512F runs. */
 static const struct fh_kernel *const xxh_kernels[] = {
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	&fh_xxh_avx512,
+#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
 	&fh_xxh_avx2,
 #endif

@@ -1,7 +1,7 @@
 /* crc_fold.h: the folding constants of the carry-less multiply CRC
- * kernels (crc_pclmul.c, crc_vpclmul.c), computed from a model's
- * polynomial: static inline helpers only, each kernel keeping its own
- * table of them (filled once).  See crc_pclmul.c for the method. */
+ * kernels (crc_pclmul.c, crc_vpclmul.c, crc_avx512.c), computed from a
+ * model's polynomial: static inline helpers only, each kernel keeping its
+ * own table of them (filled once).  See crc_pclmul.c for the method. */
 #ifndef FH_CRC_FOLD_H
 #define FH_CRC_FOLD_H
 
@@ -17,8 +17,9 @@ struct fh_fold {
 	uint64_t lo, hi;
 };
 
-/* The longest distance kept, in 128-bit steps: 8 (1024 bits). */
-#define FH_FOLD_STEPS 8
+/* The longest distance kept, in 128-bit steps: 16 (2048 bits, the
+ * 256 bytes crc-avx512's four ZMM registers hold). */
+#define FH_FOLD_STEPS 16
 
 struct fh_fold_consts {
 	const struct fh_crc_model *m;
