@@ -692,10 +692,11 @@ int main(void)
 
 		for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
 			uint32_t f = fh_cpu_traits(&sums[i].id);
+			const char *cpu = sums[i].cpu;
 
-			expect(sums[i].cpu, "crc", fh_kernel_pick(FH_FAMILY_CRC, false, f),
+			expect(cpu, "crc", fh_kernel_pick(FH_FAMILY_CRC, false, f),
 			       sums[i].crc);
-			expect(sums[i].cpu, "xxh", fh_kernel_pick(FH_FAMILY_XXH, false, f),
+			expect(cpu, "xxh", fh_kernel_pick(FH_FAMILY_XXH, false, f),
 			       sums[i].xxh);
 		}
 	}
