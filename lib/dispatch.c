@@ -235,12 +235,17 @@ static const struct fh_kernel *const blake3_multi_kernels[] = {
 /* The checksums: CRCs by carry-less multiply where the CPU has it.
  * crc-sse42 runs CRC-32C alone on SSE4.2's crc32 and hands the other
  * models to crc-vpclmul or crc-pclmul where the CPU runs them.  On Zen 3
- * (crc32c, `fhsum --benchmark`, 16 KiB buffers) it matches crc-vpclmul
- * (about 10.5 against 10.8 GB/s) and beats crc-pclmul (8.0), so it comes
- * after crc-vpclmul, whose one code serves every model, and before
- * crc-pclmul: CPUs with PCLMULQDQ but not VPCLMULQDQ then get crc32c
- * from the crc32 chains and the other models from crc-pclmul, CPUs with
- * SSE4.2 alone crc32c at several times the portable tables' speed.
+ * (tests/bench/crc_kernels, crc32c, GB/s, medians of 7 rounds of thread
+ * CPU time; 4 KiB, 16 KiB and 1 MiB buffers) crc-vpclmul 14.3, 20.0 and
+ * 24.0, crc-sse42 13.4, 19.6 and 23.0 (its three chains near their
+ * ceiling of 8 bytes a cycle), crc-pclmul 9.3, 11.0 and 12.0: crc-sse42
+ * ties crc-vpclmul within the noise (the same kernel's runs on the other
+ * models, which it hands to crc-vpclmul, differ by as much), so
+ * crc-vpclmul, one code for every model, stays first, and crc-sse42
+ * comes before crc-pclmul, which it doubles: CPUs with PCLMULQDQ but not
+ * VPCLMULQDQ get crc32c from the crc32 chains and the other models from
+ * crc-pclmul, CPUs with SSE4.2 alone crc32c at many times the portable
+ * tables' speed.
  * crc-avx512 comes first, untimed (no CPU at hand runs AVX-512): it does
  * crc-vpclmul's work with half the instructions (four 16-byte blocks a
  * VPCLMULQDQ, the two products and the data added by one VPTERNLOGQ).

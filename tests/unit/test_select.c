@@ -650,9 +650,11 @@ int main(void)
 	 * each does its AVX2 sibling's work in half the instructions, Zen 4
 	 * at least even with it (two YMM halves a ZMM operation), Zen 5 and
 	 * Sapphire Rapids ahead (whole 512-bit units), and crc-avx512 well
-	 * past crc-sse42's crc32 chains for crc32c (lib/dispatch.c).  On
-	 * Zen 3 crc-vpclmul; with PCLMULQDQ but no VPCLMULQDQ, or SSE4.2
-	 * alone, crc-sse42 (CRC-32C on crc32, the rest on crc-pclmul). */
+	 * past crc-sse42's crc32 chains for crc32c (lib/dispatch.c).
+	 * Without AVX-512, crc-vpclmul where VPCLMULQDQ runs (Zen 3, where
+	 * crc-sse42 only ties it on crc32c); else crc-sse42 wherever SSE4.2
+	 * runs: CRC-32C on crc32, the other models on crc-pclmul where the
+	 * CPU has it. */
 	{
 #define CRC_BASE (FH_CPU_X86_PCLMUL | FH_CPU_X86_SSE41 | FH_CPU_X86_SSE42)
 		static const struct {
