@@ -50,13 +50,14 @@ declare -A unit_tests=(
 	[max,-bmi1,-bmi2]=""
 	[qemu64]="--suite unit --no-suite kernels")
 # Per family (md5, keccak, sha1, sha256, sha512, blake2b, blake3, crc,
-# sum, xxh).  qemu 7.2 has PCLMULQDQ but not VPCLMULQDQ.  qemu
+# sum, xxh).  qemu 7.2 has PCLMULQDQ and SSE4.2 but not VPCLMULQDQ, so
+# crc-sse42 comes before crc-pclmul there; qemu64 has neither.  qemu
 # 7.2 has neither AVX-512 nor the SHA extensions: the SHA-NI kernels are a
 # CPU without them here, and sha512-avx2 needs BMI2 beside AVX2; qemu64
 # has no SSE4.1, which every BLAKE3 SIMD kernel needs.
 declare -A pick=(
-	[max]="md5-bmi keccak-bmi2 sha1-portable sha256-portable sha512-avx2 blake2b-avx2 blake3-avx2 crc-pclmul sum-portable xxh-avx2"
-	[max,-bmi1,-bmi2]="md5-portable keccak-avx2 sha1-portable sha256-portable sha512-portable blake2b-avx2 blake3-avx2 crc-pclmul sum-portable xxh-avx2"
+	[max]="md5-bmi keccak-bmi2 sha1-portable sha256-portable sha512-avx2 blake2b-avx2 blake3-avx2 crc-sse42 sum-portable xxh-avx2"
+	[max,-bmi1,-bmi2]="md5-portable keccak-avx2 sha1-portable sha256-portable sha512-portable blake2b-avx2 blake3-avx2 crc-sse42 sum-portable xxh-avx2"
 	[qemu64]="md5-portable keccak-portable sha1-portable sha256-portable sha512-portable blake2b-portable blake3-portable crc-portable sum-portable xxh-portable")
 # The multi-buffer kernels picked; none without AVX2 but BLAKE3's
 # SSE4.1 one, and qemu64 has no SSE4.1.
@@ -66,8 +67,8 @@ declare -A pick_multi=(
 	[qemu64]="")
 # The x86 kernels each CPU must and must not run.
 declare -A usable=(
-	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4 sha512-avx2 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4 blake2b-avx2 blake2b-avx2x4 blake3-sse41 blake3-avx2 blake3-sse41x4 blake3-avx2x8 crc-pclmul xxh-avx2"
-	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4 blake2b-avx2 blake2b-avx2x4 blake3-sse41 blake3-avx2 blake3-sse41x4 blake3-avx2x8 crc-pclmul xxh-avx2"
+	[max]="md5-bmi keccak-bmi2 keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4 sha512-avx2 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4 blake2b-avx2 blake2b-avx2x4 blake3-sse41 blake3-avx2 blake3-sse41x4 blake3-avx2x8 crc-pclmul crc-sse42 xxh-avx2"
+	[max,-bmi1,-bmi2]="keccak-avx2 md5-avx2x8 md5-avx2x16 keccak-avx2x4 sha1-avx2x8 sha256-avx2x8 sha512-avx2x4 blake2b-avx2 blake2b-avx2x4 blake3-sse41 blake3-avx2 blake3-sse41x4 blake3-avx2x8 crc-pclmul crc-sse42 xxh-avx2"
 	[qemu64]="")
 x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512
 	md5-avx2x8 md5-avx2x16 md5-avx512x16 md5-avx512x32 keccak-avx2x4
@@ -76,7 +77,7 @@ x86_kernels="md5-bmi md5-avx512 keccak-bmi2 keccak-avx2 keccak-avx512
 	sha256-avx512x16 sha512-avx512x8 blake2b-avx2 blake2b-avx512
 	blake2b-avx2x4 blake2b-avx512x8 blake3-sse41 blake3-avx2 blake3-avx512
 	blake3-sse41x4 blake3-avx2x8 blake3-avx512x16 crc-pclmul crc-vpclmul
-	xxh-avx2"
+	crc-sse42 crc-avx512 xxh-avx2 xxh-avx512"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

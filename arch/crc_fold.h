@@ -1,8 +1,8 @@
 /* crc_fold.h: the folding constants of the carry-less multiply CRC
  * kernels (x86_64/crc_pclmul.c, x86_64/crc_vpclmul.c,
- * aarch64/crc_pmull.c), computed from a model's polynomial: static inline
- * helpers only, each kernel keeping its own table of them (filled once).
- * See x86_64/crc_pclmul.c for the method. */
+ * x86_64/crc_avx512.c, aarch64/crc_pmull.c), computed from a model's
+ * polynomial: static inline helpers only, each kernel keeping its own
+ * table of them (filled once).  See x86_64/crc_pclmul.c for the method. */
 #ifndef FH_CRC_FOLD_H
 #define FH_CRC_FOLD_H
 
@@ -18,8 +18,9 @@ struct fh_fold {
 	uint64_t lo, hi;
 };
 
-/* The longest distance kept, in 128-bit steps: 8 (1024 bits). */
-#define FH_FOLD_STEPS 8
+/* The longest distance kept, in 128-bit steps: 16 (2048 bits, the
+ * 256 bytes crc-avx512's four ZMM registers hold). */
+#define FH_FOLD_STEPS 16
 
 struct fh_fold_consts {
 	const struct fh_crc_model *m;

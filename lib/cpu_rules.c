@@ -186,6 +186,8 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 	}
 	if (p->leaf1_ecx & FH_X86_L1C_SSE41)
 		f |= FH_CPU_X86_SSE41;
+	if (p->leaf1_ecx & FH_X86_L1C_SSE42)
+		f |= FH_CPU_X86_SSE42;
 	/* VPCLMULQDQ on YMM registers, with AVX2's loads and shuffles. */
 	if ((f & FH_CPU_X86_AVX2) && (id->features & FH_CPU_X86_PCLMUL) &&
 	    (p->leaf7_ecx & FH_X86_L7C_VPCLMUL))

@@ -237,14 +237,43 @@ static const struct fh_kernel *const blake3_multi_kernels[] = {
  * instructions, which execute fewer instructions a byte than PMULL's
  * folding (0.24 against 0.30 under qemu, tests/bench/aarch64-insns.sh;
  * crc-portable 3.38), and the other models by that folding where the CPU
- * has PMULL; crc-pmull serves a CPU with PMULL and without CRC32. */
+ * has PMULL; crc-pmull serves a CPU with PMULL and without CRC32.
+ *
+ * On x86-64, crc-sse42 runs CRC-32C alone on SSE4.2's crc32 and hands
+ * the other models to crc-vpclmul or crc-pclmul where the CPU runs them.  On Zen 3
+ * (tests/bench/crc_kernels, crc32c, GB/s, medians of 7 rounds of thread
+ * CPU time; 4 KiB, 16 KiB and 1 MiB buffers) crc-vpclmul 14.3, 20.0 and
+ * 24.0, crc-sse42 13.4, 19.6 and 23.0 (its three chains near their
+ * ceiling of 8 bytes a cycle), crc-pclmul 9.3, 11.0 and 12.0: crc-sse42
+ * ties crc-vpclmul within the noise (the same kernel's runs on the other
+ * models, which it hands to crc-vpclmul, differ by as much), so
+ * crc-vpclmul, one code for every model, stays first, and crc-sse42
+ * comes before crc-pclmul, which it doubles: CPUs with PCLMULQDQ but not
+ * VPCLMULQDQ get crc32c from the crc32 chains and the other models from
+ * crc-pclmul, CPUs with SSE4.2 alone crc32c at many times the portable
+ * tables' speed.
+ * crc-avx512 comes first, untimed (no CPU at hand runs AVX-512): it does
+ * crc-vpclmul's work with half the instructions (four 16-byte blocks a
+ * VPCLMULQDQ, the two products and the data added by one VPTERNLOGQ).
+ * Zen 4 runs a ZMM operation as two YMM halves, so it should at least
+ * match crc-vpclmul there; Zen 5 and Sapphire Rapids run it whole, where
+ * crc-fast-rust measured its 512-bit folding 1.7 times its 256-bit one
+ * (CRC-64/NVME on Sapphire Rapids, 96 against 56 GiB/s).  Either is far
+ * past what three crc32 chains can do (8 bytes a cycle), so crc-avx512
+ * is ahead of crc-sse42 for crc32c too.  Skylake-X has no VPCLMULQDQ. */
 static const struct fh_kernel *const crc_kernels[] = {
 #if defined(__aarch64__)
 	&fh_crc_armv8,
 	&fh_crc_pmull,
 #endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_CRC_AVX512)
+	&fh_crc_avx512,
+#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_VPCLMUL) && defined(FH_HAVE_X86_PCLMUL)
 	&fh_crc_vpclmul,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_SSE42)
+	&fh_crc_sse42,
 #endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_PCLMUL)
 	&fh_crc_pclmul,
@@ -258,10 +287,19 @@ static const struct fh_kernel *const sum_kernels[] = {
 static const struct fh_kernel *const sum_multi_kernels[] = { NULL };
 
 /* xxHash: XXH3's blocks.  xxh-neon executes 1.00 instructions a byte
- * under qemu against xxh-portable's 2.23 (tests/bench/aarch64-insns.sh). */
+ * under qemu against xxh-portable's 2.23 (tests/bench/aarch64-insns.sh).
+ * xxh-avx512, untimed, before xxh-avx2: a whole 64-byte stripe an
+ * accumulate step where AVX2 takes two, the scramble's XORs one
+ * VPTERNLOGQ.  Zen 4 splits each ZMM operation in two, which leaves it
+ * about even with xxh-avx2 there; Zen 5 and Intel's AVX-512 cores
+ * (Sapphire Rapids) run it whole, and xxHash's own x86 dispatch prefers
+ * its AVX-512 path wherever AVX-512F runs. */
 static const struct fh_kernel *const xxh_kernels[] = {
 #if defined(__aarch64__)
 	&fh_xxh_neon,
+#endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
+	&fh_xxh_avx512,
 #endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX2)
 	&fh_xxh_avx2,

@@ -282,6 +282,127 @@ static inline void fh_z_store4x64(fh_zmm v, void *p0, void *p1, void *p2,
 #define FH_Z_STORE4X128(v, p0, p1, p2, p3) fh_z_store4x128(v, p0, p1, p2, p3)
 #define FH_Z_STORE4X64(v, p0, p1, p2, p3) fh_z_store4x64(v, p0, p1, p2, p3)
 
+/* ---- ZMM registers, for crc-avx512 and xxh-avx512 -----------------------
+ *
+ * Beside the FH_Z_ forms above:
+ *   FH_Z_LOADU(p), FH_Z_STOREU(p, v)          64 bytes, any alignment
+ *   FH_Z_ADD64(a, b)                          VPADDQ
+ *   FH_Z_MULU32(a, b)                         VPMULUDQ: each element's low
+ *       32 bits times b's, a 64-bit product
+ *   FH_Z_SRLI64(x, n), FH_Z_SLLI64(x, n)      VPSRLQ, VPSLLQ, N under 64
+ *   FH_Z_SWAP64(x)                            VPSHUFD with 0x4e: the two
+ *       elements of each 128-bit quarter swapped
+ *   FH_Z_BSWAP128(x)                          VPSHUFB (AVX-512BW) with the
+ *       16 bytes of each quarter reversed
+ *   FH_Z_CLMUL(a, b, imm)                     VPCLMULQDQ on ZMM: in each
+ *       quarter the 128-bit carry-less product of a's element imm & 1 and
+ *       b's element imm >> 4 & 1
+ */
+#ifndef FH_AVX512_EMULATE
+
+#define FH_Z_LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define FH_Z_STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define FH_Z_ADD64(a, b) _mm512_add_epi64(a, b)
+#define FH_Z_MULU32(a, b) _mm512_mul_epu32(a, b)
+#define FH_Z_SRLI64(x, n) _mm512_srli_epi64(x, n)
+#define FH_Z_SLLI64(x, n) _mm512_slli_epi64(x, n)
+#define FH_Z_SWAP64(x) _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e)
+#define FH_Z_BSWAP128(x)                                                    \
+	_mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(_mm_set_epi8(        \
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)))
+#define FH_Z_CLMUL(a, b, imm) _mm512_clmulepi64_epi128(a, b, imm)
+
+#else
+
+static inline fh_zmm fh_emu_z_loadu(const void *p)
+{
+	fh_zmm r;
+
+	memcpy(&r, p, 64);
+	return r;
+}
+
+static inline fh_zmm fh_emu_z_add64(fh_zmm a, fh_zmm b)
+{
+	for (int i = 0; i < 8; i++)
+		a.q[i] += b.q[i];
+	return a;
+}
+
+static inline fh_zmm fh_emu_z_mulu32(fh_zmm a, fh_zmm b)
+{
+	for (int i = 0; i < 8; i++)
+		a.q[i] = (a.q[i] & 0xffffffff) * (b.q[i] & 0xffffffff);
+	return a;
+}
+
+static inline fh_zmm fh_emu_z_shift64(fh_zmm x, unsigned n, int left)
+{
+	for (int i = 0; i < 8; i++)
+		x.q[i] = n > 63 ? 0 : left ? x.q[i] << n : x.q[i] >> n;
+	return x;
+}
+
+static inline fh_zmm fh_emu_z_swap64(fh_zmm x)
+{
+	for (int i = 0; i < 8; i += 2) {
+		uint64_t t = x.q[i];
+
+		x.q[i] = x.q[i + 1];
+		x.q[i + 1] = t;
+	}
+	return x;
+}
+
+static inline fh_zmm fh_emu_z_bswap128(fh_zmm x)
+{
+	uint8_t b[64], r[64];
+
+	memcpy(b, &x, 64);
+	for (int i = 0; i < 64; i++)
+		r[i] = b[(i & ~15) + 15 - (i & 15)];
+	memcpy(&x, r, 64);
+	return x;
+}
+
+/* The 128-bit carry-less product of A and B: bit i of B adds A shifted
+ * left by i (Intel SDM vol. 2B, PCLMULQDQ). */
+static inline void fh_emu_clmul64(uint64_t a, uint64_t b, uint64_t *lo,
+				  uint64_t *hi)
+{
+	uint64_t l = 0, h = 0;
+
+	for (unsigned i = 0; i < 64; i++)
+		if (b >> i & 1) {
+			l ^= a << i;
+			h ^= i ? a >> (64 - i) : 0;
+		}
+	*lo = l;
+	*hi = h;
+}
+
+static inline fh_zmm fh_emu_z_clmul(fh_zmm a, fh_zmm b, unsigned imm)
+{
+	fh_zmm r;
+
+	for (int k = 0; k < 8; k += 2)
+		fh_emu_clmul64(a.q[k + (imm & 1)], b.q[k + (imm >> 4 & 1)],
+			       &r.q[k], &r.q[k + 1]);
+	return r;
+}
+
+#define FH_Z_LOADU(p) fh_emu_z_loadu(p)
+#define FH_Z_STOREU(p, v) memcpy(p, &(v), 64)
+#define FH_Z_ADD64(a, b) fh_emu_z_add64(a, b)
+#define FH_Z_MULU32(a, b) fh_emu_z_mulu32(a, b)
+#define FH_Z_SRLI64(x, n) fh_emu_z_shift64(x, n, 0)
+#define FH_Z_SLLI64(x, n) fh_emu_z_shift64(x, n, 1)
+#define FH_Z_SWAP64(x) fh_emu_z_swap64(x)
+#define FH_Z_BSWAP128(x) fh_emu_z_bswap128(x)
+#define FH_Z_CLMUL(a, b, imm) fh_emu_z_clmul(a, b, imm)
+
+#endif
+
 /* ---- YMM registers, AVX-512VL, for the multi-buffer MD5 kernels ---------
  *
  * fh_ymm is a 256-bit vector of 8 32-bit elements.  VPTERNLOGD and VPROLD

@@ -108,8 +108,15 @@ extern const struct fh_kernel fh_blake2b_avx512x8;
 extern const struct fh_kernel fh_crc_pclmul;
 /* The same on YMM registers (crc_vpclmul.c), VPCLMULQDQ with AVX2. */
 extern const struct fh_kernel fh_crc_vpclmul;
-/* XXH3's blocks on AVX2 (xxh3_avx2.c). */
+/* CRC-32C by SSE4.2's crc32, three chains (crc_sse42.c); the other
+ * models by the folding kernels. */
+extern const struct fh_kernel fh_crc_sse42;
+/* The same on ZMM registers (crc_avx512.c), VPCLMULQDQ with AVX-512F
+ * and BW. */
+extern const struct fh_kernel fh_crc_avx512;
+/* XXH3's blocks on AVX2 (xxh3_avx2.c) and AVX-512F (xxh3_avx512.c). */
 extern const struct fh_kernel fh_xxh_avx2;
+extern const struct fh_kernel fh_xxh_avx512;
 
 /* The assembly entry point of md5-bmi: fh_md5_blocks_fn. */
 void fh_md5_blocks_bmi(uint32_t state[4], const uint8_t *data, size_t nblocks);

@@ -683,6 +683,69 @@ int main(void)
 		}
 	}
 #endif
+#if defined(__x86_64__) && defined(FH_HAVE_X86_CRC_AVX512) &&                  \
+	defined(FH_HAVE_X86_VPCLMUL) && defined(FH_HAVE_X86_SSE42) &&           \
+	defined(FH_HAVE_X86_PCLMUL) && defined(FH_HAVE_X86_AVX512) &&           \
+	defined(FH_HAVE_X86_AVX2)
+	/* The checksums: CRC and XXH3.  The AVX-512 kernels wherever their
+	 * features are (Zen 4, Zen 5, Sapphire Rapids: crc-avx512 needs
+	 * VPCLMULQDQ, which Skylake-X lacks, xxh-avx512 AVX-512F alone):
+	 * each does its AVX2 sibling's work in half the instructions, Zen 4
+	 * at least even with it (two YMM halves a ZMM operation), Zen 5 and
+	 * Sapphire Rapids ahead (whole 512-bit units), and crc-avx512 well
+	 * past crc-sse42's crc32 chains for crc32c (lib/dispatch.c).
+	 * Without AVX-512, crc-vpclmul where VPCLMULQDQ runs (Zen 3, where
+	 * crc-sse42 only ties it on crc32c); else crc-sse42 wherever SSE4.2
+	 * runs: CRC-32C on crc32, the other models on crc-pclmul where the
+	 * CPU has it. */
+	{
+#define CRC_BASE (FH_CPU_X86_PCLMUL | FH_CPU_X86_SSE41 | FH_CPU_X86_SSE42)
+		static const struct {
+			const char *cpu;
+			struct fh_cpu_id id;
+			const char *crc, *xxh;
+		} sums[] = {
+			{ "Zen 3", { X86_AVX2_ONLY | FH_CPU_X86_SHA | CRC_BASE |
+				     FH_CPU_X86_VPCLMUL, FH_VENDOR_AMD, 25, 1, 0, 0 },
+			  "crc-vpclmul", "xxh-avx2" },
+			{ "Zen 4", { X86_AVX512 | FH_CPU_X86_SHA | CRC_BASE |
+				     FH_CPU_X86_VPCLMUL, FH_VENDOR_AMD, 25, 17, 0, 0 },
+			  "crc-avx512", "xxh-avx512" },
+			{ "Zen 5", { X86_AVX512 | FH_CPU_X86_SHA | CRC_BASE |
+				     FH_CPU_X86_VPCLMUL, FH_VENDOR_AMD, 26, 2, 0, 0 },
+			  "crc-avx512", "xxh-avx512" },
+			{ "Sapphire Rapids", { X86_AVX512 | FH_CPU_X86_SHA | CRC_BASE |
+					       FH_CPU_X86_VPCLMUL, FH_VENDOR_INTEL,
+					       6, 143, 0, 0 },
+			  "crc-avx512", "xxh-avx512" },
+			{ "Skylake-X (no VPCLMULQDQ)", { X86_AVX512 | CRC_BASE,
+							 FH_VENDOR_INTEL, 6, 85, 0, 0 },
+			  "crc-sse42", "xxh-avx512" },
+			{ "Haswell (PCLMULQDQ, AVX2)", { X86_AVX2_ONLY | CRC_BASE,
+							 FH_VENDOR_INTEL, 6, 60, 0, 0 },
+			  "crc-sse42", "xxh-avx2" },
+			{ "Westmere (PCLMULQDQ, SSE4.2)", { CRC_BASE, FH_VENDOR_INTEL,
+							    6, 44, 0, 0 },
+			  "crc-sse42", "xxh-portable" },
+			{ "Nehalem (SSE4.2 alone)", { FH_CPU_X86_SSE41 | FH_CPU_X86_SSE42,
+						      FH_VENDOR_INTEL, 6, 26, 0, 0 },
+			  "crc-sse42", "xxh-portable" },
+			{ "Core 2 (no SSE4.2)", { 0, FH_VENDOR_INTEL, 6, 15, 0, 0 },
+			  "crc-portable", "xxh-portable" },
+		};
+#undef CRC_BASE
+
+		for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+			uint32_t f = fh_cpu_traits(&sums[i].id);
+			const char *cpu = sums[i].cpu;
+
+			expect(cpu, "crc", fh_kernel_pick(FH_FAMILY_CRC, false, f),
+			       sums[i].crc);
+			expect(cpu, "xxh", fh_kernel_pick(FH_FAMILY_XXH, false, f),
+			       sums[i].xxh);
+		}
+	}
+#endif
 	for (size_t i = 0; here == ISA_ARM &&
 			   i < sizeof arm_sha_rows / sizeof arm_sha_rows[0]; i++) {
 		const char *cpu = arm_sha_rows[i].cpu;
