@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "avx512_ops.h"
-#include "crc_fold.h"
+#include "../crc_fold.h"
 #include "kernels_x86.h"
 
 static struct fh_fold_consts table[4];
