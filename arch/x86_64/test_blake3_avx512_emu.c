@@ -13,33 +13,13 @@
 
 #include "kernels_x86.h"
 
-static unsigned long checks, failed;
-static uint64_t rng = 0x452821e638d01377u;
-
-/* splitmix64 */
-static uint64_t next(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
+#define FH_EMU_SEED 0x452821e638d01377u
+#include "test_emu.h"
 
 static void fill(void *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		((uint8_t *)p)[i] = (uint8_t)next();
-}
-
-static void check(const char *what, size_t n, const void *want,
-		  const void *got, size_t len)
-{
-	checks++;
-	if (memcmp(want, got, len) == 0)
-		return;
-	if (failed++ < 10)
-		printf("FAIL %s (%zu)\n", what, n);
 }
 
 #define MAXN 40

@@ -14,28 +14,8 @@
 #include "../../lib/crc.h"
 #include "kernels_x86.h"
 
-static unsigned long checks, failed;
-static uint64_t rng = 0x13198a2e03707344u;
-
-/* splitmix64 */
-static uint64_t next(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-static void check(const char *what, size_t n, const void *want,
-		  const void *got, size_t len)
-{
-	checks++;
-	if (memcmp(want, got, len) == 0)
-		return;
-	if (failed++ < 10)
-		printf("FAIL %s (%zu)\n", what, n);
-}
+#define FH_EMU_SEED 0x13198a2e03707344u
+#include "test_emu.h"
 
 #define MAXN 4096
 static uint8_t data[MAXN + 5 * 1024 + 64];
