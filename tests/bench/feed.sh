@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Whether the fast kernels are fed at their speed from a cached file: for
+# every algorithm whose kernel picked by default passes 1,500 MB/s in
+# `fhsum --benchmark` (16 KiB buffers in L1), hashes a cached 1 GiB file
+# with `-j1`, mapped and with --no-mmap, alternating, and prints the
+# median user-time speed of each against the benchmark's (one file a run:
+# copies of it on one command line would go to the multi-buffer lanes).
+# A mapped run well under its benchmark speed is the hashing thread
+# stalling on the mapping's pages (the prefetcher stopping at each page,
+# TLB misses); the read path pays its copy in system time instead.  Runs
+# in each folio state the page cache can hold the file in (4 KiB folios
+# via smallfolios.c, 2 MiB folios after a drop, a compaction and a cat),
+# since a mapping of each differs (needs root to drop the cache).
+#
+#   tests/bench/feed.sh [-r ROUNDS] [-d DATADIR] [-F small|huge] [ALG...]
+#
+# Default: 7 rounds, both folio states, and of md5 sha1 sha256
+# blake3 xxh32 xxh64 xxh3 xxh128 crc crc32b crc32c crc64nvme sysv those
+# over 1,500 MB/s here.  DATADIR (default /tmp/fhsum-bench-checksums)
+# keeps the file between runs; checksums.sh uses the same one.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+fhsum=$here/../../build/cmd/fhsum
+rounds=7 data=/tmp/fhsum-bench-checksums folios="small huge"
+while getopts r:d:F: opt; do
+	case $opt in
+	r) rounds=$OPTARG ;;
+	d) data=$OPTARG ;;
+	F) [[ $OPTARG == small || $OPTARG == huge ]] ||
+		{ echo "feed.sh: -F small or -F huge" >&2; exit 2; }
+	   folios=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -x "$fhsum" ] || { echo "feed.sh: $fhsum not built" >&2; exit 1; }
+if [ "$(id -u)" != 0 ]; then
+	echo "feed.sh: skipped: putting the file in a folio state needs root"
+	exit 77
+fi
+export LC_ALL=C
+
+mkdir -p "$data"
+big=$data/big
+if [ ! -s "$big" ]; then
+	head -c $((1 << 30)) /dev/urandom >"$big.tmp"
+	mv "$big.tmp" "$big"
+fi
+cc -O2 -pthread -o "$data/smallfolios" "$here/smallfolios.c"
+
+# ALG's picked single-stream kernel and its --benchmark MB/s.
+bench() {
+	"$fhsum" --benchmark -a "$1" 2>/dev/null |
+		awk -v a="$1" '$1 == a && $NF == "*" { print $2, $3; exit }'
+}
+declare -A kernel speed
+algs=("$@")
+[ ${#algs[@]} -gt 0 ] || algs=(md5 sha1 sha256 blake3 xxh32 xxh64 xxh3 xxh128
+	crc crc32b crc32c crc64nvme sysv)
+picked=()
+for a in "${algs[@]}"; do
+	read -r k s < <(bench "$a") || continue
+	if [ $# -gt 0 ] || awk -v s="$s" 'BEGIN { exit !(s > 1500) }'; then
+		kernel[$a]=$k speed[$a]=$s
+		picked+=("$a")
+	fi
+done
+
+set_folio() {
+	if [ "$1" = huge ]; then
+		sync && echo 3 >/proc/sys/vm/drop_caches &&
+			echo 1 >/proc/sys/vm/compact_memory
+		cat "$big" >/dev/null
+	else
+		"$data/smallfolios" "$big"
+	fi
+}
+
+# User seconds of one `fhsum -j1 [--no-mmap] -a ALG` of the file.
+user_s() {
+	TIMEFORMAT=%3U
+	{ time "$fhsum" -j1 "$@" "$big" >/dev/null; } 2>&1
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+mb=1073.741824
+echo "# $("$fhsum" --debug 2>&1 | grep -m1 CPU | sed 's/^fhsum: //'), $rounds rounds," \
+	"1 GiB a run, -j1; MB/s from user time"
+for f in $folios; do
+	set_folio "$f"
+	echo
+	echo "## $f folios ($(grep FileHugePages /proc/meminfo | tr -s ' '))"
+	echo
+	echo "| algorithm | kernel | --benchmark MB/s | mapped MB/s | mapped / benchmark | read MB/s | read / benchmark |"
+	echo "|---|---|---|---|---|---|---|"
+	for a in "${picked[@]}"; do
+		m=() r=()
+		for ((i = 0; i < rounds; i++)); do
+			if ((i % 2)); then
+				r+=("$(user_s --no-mmap -a "$a")")
+				m+=("$(user_s -a "$a")")
+			else
+				m+=("$(user_s -a "$a")")
+				r+=("$(user_s --no-mmap -a "$a")")
+			fi
+		done
+		mu=$(printf '%s\n' "${m[@]}" | median)
+		ru=$(printf '%s\n' "${r[@]}" | median)
+		awk -v a="$a" -v k="${kernel[$a]}" -v s="${speed[$a]}" -v mb="$mb" \
+		    -v mu="$mu" -v ru="$ru" 'BEGIN {
+			ms = mu > 0 ? mb / mu : 0
+			rs = ru > 0 ? mb / ru : 0
+			printf "| %s | %s | %.0f | %.0f | %.2fx | %.0f | %.2fx |\n",
+				a, k, s, ms, ms / s, rs, rs / s }'
+	done
+done
