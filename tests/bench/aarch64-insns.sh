@@ -38,8 +38,9 @@
 #   kernel per byte, and crc-armv8 below crc-pmull on crc32b and crc32c
 #   (why the dispatcher picks it first there); blake3-neon below
 #   blake3-portable per chunk and blake3-neonx4 below it per 64-byte block
-#   per lane; blake2b-neonx2 below blake2b-portable per 128-byte block
-#   per lane (the condition on which lib/dispatch.c lists it).
+#   per lane; blake2b-neon below blake2b-portable per 128-byte block and
+#   blake2b-neonx2 below it per block per lane (the condition on which
+#   lib/dispatch.c lists them).
 #
 # Environment: CC_AARCH64 (default aarch64-linux-gnu-gcc), QEMU (qemu-aarch64),
 # INSNCOUNT (the plugin .so; default: built from tests/bench/insncount.c
@@ -108,7 +109,7 @@ static const struct fh_kernel *const kernels[] = {
 	&fh_crc_portable, &fh_crc_pmull, &fh_crc_armv8,
 	&fh_xxh_portable, &fh_xxh_neon,
 	&fh_blake3_portable, &fh_blake3_neon, &fh_blake3_neonx4,
-	&fh_blake2b_portable, &fh_blake2b_neonx2,
+	&fh_blake2b_portable, &fh_blake2b_neon, &fh_blake2b_neonx2,
 };
 static const struct { const char *name; const struct fh_crc_model *m; } models[] = {
 	{ "crc", &fh_crc_cksum }, { "crc32b", &fh_crc_32 },
@@ -378,13 +379,16 @@ row blake3-neonx4 blake3_lanes "call-block (4 x 64 bytes)" "$x4" - "$(awk -v v="
 row blake3-neonx4 blake3_lanes "64-byte block per lane" "$(div "$x4" 4)" "<$p64" "$p64" blake3-portable
 row blake3-neonx4 blake3_lanes "byte per lane" "$(perbyte "$x4" 256)" - "$pb" blake3-portable
 
-# BLAKE2b: the portable C, built for AArch64, is the single-stream
-# kernel there; blake2b-neonx2's lanes per 128-byte block in each of its
-# two lanes, against it.
+# BLAKE2b per 128-byte block and per byte: blake2b-neon against the
+# portable C built for AArch64, and blake2b-neonx2's lanes per block in
+# each of its two lanes, against the same.
 p=$(per blake2b blake2b-portable blake2b.c)
 pb=$(perbyte "$p" 128)
 row blake2b-portable blake2b_blocks "128-byte block" "$p" -
 row blake2b-portable blake2b_blocks byte "$pb" -
+c=$(per blake2b blake2b-neon blake2b_neon.c)
+row blake2b-neon blake2b_blocks "128-byte block" "$c" "<$p" "$p" blake2b-portable
+row blake2b-neon blake2b_blocks byte "$(perbyte "$c" 128)" - "$pb" blake2b-portable
 x2=$(per b2xn blake2b-neonx2 blake2b_neon.c)
 row blake2b-neonx2 blake2b_blocks_xn "call-block (2 x 128 bytes)" "$x2" - "$((2 * p))" "2 x blake2b-portable"
 row blake2b-neonx2 blake2b_blocks_xn "128-byte block per lane" "$(div "$x2" 2)" "<$p" "$p" blake2b-portable
