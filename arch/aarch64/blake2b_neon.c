@@ -23,7 +23,6 @@
 #include <stdbool.h>
 
 #include "blake2b_sigma.h"
-
 #include "kernels_arm.h"
 
 /* Byte i of each 64-bit word from byte (i + n / 8) % 8, for n = 24, 16. */
