@@ -57,8 +57,9 @@ declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
 declare -A pick_sha1=([max]=sha1-ce [cortex-a53]=sha1-ce)
 declare -A pick_sha256=([max]=sha256-ce [cortex-a53]=sha256-ce)
 declare -A pick_sha512=([max]=sha512-ce [cortex-a53]=sha512-portable)
-# BLAKE2b stays scalar on AArch64; BLAKE3 has NEON on both.
-declare -A pick_blake2b=([max]=blake2b-portable [cortex-a53]=blake2b-portable)
+# BLAKE2b and BLAKE3 have NEON on both.
+declare -A pick_blake2b=([max]=blake2b-neon [cortex-a53]=blake2b-neon)
+declare -A pick_blake2b_multi=([max]=blake2b-neonx2 [cortex-a53]=blake2b-neonx2)
 declare -A pick_blake3=([max]=blake3-neon [cortex-a53]=blake3-neon)
 declare -A pick_blake3_multi=([max]=blake3-neonx4 [cortex-a53]=blake3-neonx4)
 # The checksums: both CPUs have PMULL and CRC32, so crc-armv8 (crc32b and
@@ -74,9 +75,10 @@ declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 declare -A must_run=(
 	[max]="md5-gpr keccak-gpr keccak-sha3ce md5-neonx4 keccak-neonx2 keccak-sha3cex2
 		sha1-ce sha256-ce sha512-ce blake3-neon blake3-neonx4
-		crc-pmull crc-armv8 xxh-neon"
+		blake2b-neon blake2b-neonx2 crc-pmull crc-armv8 xxh-neon"
 	[cortex-a53]="md5-gpr keccak-gpr md5-neonx4 keccak-neonx2 sha1-ce sha256-ce
-		blake3-neon blake3-neonx4 crc-pmull crc-armv8 xxh-neon")
+		blake3-neon blake3-neonx4 blake2b-neon blake2b-neonx2 crc-pmull
+		crc-armv8 xxh-neon")
 declare -A must_not_run=([max]=""
 	[cortex-a53]="keccak-sha3ce keccak-sha3cex2 sha512-ce")
 
@@ -155,7 +157,8 @@ for cpu in "${cpus[@]}"; do
 	picked_multi=$(sed -n 's/^[^:]*: multi-buffer kernel //p' <<<"$debug" |
 		sort | tr '\n' ' ')
 	want_multi=$(printf '%s\n' "${pick_md5_multi[$cpu]}" \
-		"${pick_keccak_multi[$cpu]}" "${pick_blake3_multi[$cpu]}" |
+		"${pick_keccak_multi[$cpu]}" "${pick_blake3_multi[$cpu]}" \
+		"${pick_blake2b_multi[$cpu]}" |
 		sort | tr '\n' ' ')
 	if [ "$picked_multi" = "$want_multi" ]; then
 		ok "picked multi-buffer: $picked_multi"

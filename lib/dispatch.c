@@ -90,14 +90,22 @@ static const struct fh_kernel *const sha512_kernels[] = {
 /* BLAKE2b: one stream is bound by the chain of G, which the AVX2 kernel
  * shortens (blake2b_rows.h); on Zen 3, `fhsum --benchmark` (16 KiB
  * buffers, turns alternating): blake2b-avx2 about 2.1x blake2b-portable.
- * AArch64 runs the portable kernel, compiled for it: a NEON register
- * holds two of G's four columns, so one stream would pay a split row
- * and its shuffles on every step, and Crypto++ measured its NEON BLAKE2b
- * slower than its scalar one on Cortex-A57 (12.6 against 5.7 cycles a
- * byte); with no Arm core here to time one, none is added.
+ * On AArch64, with no Arm core here to time, executed instructions
+ * decide (tests/bench/aarch64-insns.sh, qemu, gcc 12 -O2; the same
+ * under QEMU_CPU=max and cortex-a53): blake2b-neon, a row in two NEON
+ * registers, its turns EXT, counts 1059 a 128-byte block (8.27 a byte)
+ * against blake2b-portable's 1882 (14.70), 0.56x, so it comes first.
+ * Fewer instructions need not be fewer cycles here: one stream waits on
+ * G's chain, whose NEON steps take 2-3 cycles where the general
+ * registers' take one, and Crypto++ measured its NEON BLAKE2b slower
+ * than its scalar one on Cortex-A57 (12.6 against 5.7 cycles a byte);
+ * where a core's timing says so, blake2b-portable belongs first.
  * BLAKE3: whole chunks and parents 16, 8 or 4 at a time, one per lane
  * (arch/). */
 static const struct fh_kernel *const blake2b_kernels[] = {
+#if defined(__aarch64__)
+	&fh_blake2b_neon,
+#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	/* Chosen by default only with FH_CPU_X86_VPROL_FAST (its `prefer`). */
 	&fh_blake2b_avx512,
@@ -206,9 +214,18 @@ static const struct fh_kernel *const sha512_multi_kernels[] = {
 	NULL,
 };
 
-/* BLAKE2b across inputs: 8 lanes of AVX-512, 4 of AVX2.  BLAKE3's take
- * the first chunk of many small inputs. */
+/* BLAKE2b across inputs: 8 lanes of AVX-512, 4 of AVX2, 2 of NEON.
+ * blake2b-neonx2 runs a round's four independent G at once in each
+ * lane, with no turns between the steps, and counts 1712 instructions a
+ * call of two 128-byte blocks under qemu (tests/bench/aarch64-insns.sh,
+ * gcc 12 -O2, QEMU_CPU max and cortex-a53 alike): 856 a block per lane,
+ * 6.69 a byte, 0.45x blake2b-portable's 1882 and 0.81x blake2b-neon's
+ * 1059, so it is listed.
+ * BLAKE3's take the first chunk of many small inputs. */
 static const struct fh_kernel *const blake2b_multi_kernels[] = {
+#if defined(__aarch64__)
+	&fh_blake2b_neonx2,
+#endif
 #if defined(__x86_64__) && defined(FH_HAVE_X86_AVX512)
 	&fh_blake2b_avx512x8,
 #endif

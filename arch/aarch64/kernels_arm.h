@@ -68,6 +68,11 @@ void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25],
  * (blake3-neonx4), both in blake3_neon.c. */
 extern const struct fh_kernel fh_blake3_neon, fh_blake3_neonx4;
 
+/* BLAKE2b on Advanced SIMD (blake2b_neon.c): one stream, each row of
+ * the work vector in two registers (blake2b-neon), and two messages, one
+ * per 64-bit lane (blake2b-neonx2); both need FH_CPU_ARM_ASIMD. */
+extern const struct fh_kernel fh_blake2b_neon, fh_blake2b_neonx2;
+
 /* The checksums.  crc-pmull: every CRC model by folding with PMULL
  * (crc_pmull.c); needs FH_CPU_ARM_PMULL.  crc-armv8: crc32b and crc32c
  * with the CRC32 instructions, the other models by crc-pmull's function

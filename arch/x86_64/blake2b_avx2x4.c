@@ -66,7 +66,7 @@ static inline void load_msg(__m256i *m, const uint8_t *const *data, size_t off)
 #define L_STORE(p, x) _mm256_store_si256((__m256i *)(void *)(p), x)
 #define L_LOAD_MSG(m, data, off) load_msg(m, data, off)
 #define FH_B2_LANES_FN fh_blake2b_blocks_avx2x4
-#include "blake2b_lanes.h"
+#include "../blake2b_lanes.h"
 
 const struct fh_kernel fh_blake2b_avx2x4 = {
 	.name = "blake2b-avx2x4",

@@ -159,7 +159,7 @@ static inline void load_msg(L_V *m, const uint8_t *const *data, size_t off)
 #define FH_B2_XN 8
 #define L_LOAD_MSG(m, data, off) load_msg(m, data, off)
 #define FH_B2_LANES_FN fh_blake2b_blocks_avx512x8
-#include "blake2b_lanes.h"
+#include "../blake2b_lanes.h"
 
 const struct fh_kernel fh_blake2b_avx512x8 = {
 	.name = "blake2b-avx512x8",

@@ -6,15 +6,14 @@
 # chunk (1 KiB) and BLAKE2b block (128 bytes), the same per byte for the
 # SHA and BLAKE kernels, and per byte of the checksums (every CRC model,
 # XXH3's 1 KiB blocks), for the kernels in arch/aarch64/ and the portable
-# C kernels (BLAKE2b has only its portable one on AArch64).  Every C
-# file, the intrinsics kernels' too, is built with gcc -O2 (meson's
-# release build has -O3).  The multi-buffer kernels get a row per call
-# (all lanes) and a row per lane, comparable with the single-stream rows
-# above them; the last column is a kernel's ratio to the one it is
-# measured against (md5-gpr, keccak-gpr or the portable C).  Counts are
-# repeatable and compare kernels of one ISA honestly; they are not a
-# speed.  Runs on x86-64, no AArch64 needed: apt-get install qemu-user
-# gcc-aarch64-linux-gnu.
+# C kernels.  Every C file, the intrinsics kernels' too, is built with
+# gcc -O2 (meson's release build has -O3).  The multi-buffer kernels get
+# a row per call (all lanes) and a row per lane, comparable with the
+# single-stream rows above them; the last column is a kernel's ratio to
+# the one it is measured against (md5-gpr, keccak-gpr or the portable
+# C).  Counts are repeatable and compare kernels of one ISA honestly;
+# they are not a speed.  Runs on x86-64, no AArch64 needed: apt-get
+# install qemu-user gcc-aarch64-linux-gnu.
 #
 #   tests/bench/aarch64-insns.sh [-n N] [-c CPU]
 #
@@ -27,7 +26,7 @@
 # keccak_absorb (one call over N blocks), per call for keccak_permute,
 # per KiB for the checksums and BLAKE3's chunks (N KiB in one call; N a
 # multiple of four fills blake3-neon's lanes, as the default does), per
-# block of each lane for blake3-neonx4.
+# block of each lane for blake3-neonx4 and blake2b-neonx2.
 # Exit status 1 when a kernel misses its target:
 #   md5-gpr <= 600, keccak-gpr <= 3300, keccak-sha3ce <= 1800 per
 #   permutation, two-state SHA3 <= 1000 per state; md5-neonx4 <= 160 per
@@ -39,7 +38,9 @@
 #   kernel per byte, and crc-armv8 below crc-pmull on crc32b and crc32c
 #   (why the dispatcher picks it first there); blake3-neon below
 #   blake3-portable per chunk and blake3-neonx4 below it per 64-byte block
-#   per lane.
+#   per lane; blake2b-neon below blake2b-portable per 128-byte block and
+#   blake2b-neonx2 below it per block per lane (the condition on which
+#   lib/dispatch.c lists them).
 #
 # Environment: CC_AARCH64 (default aarch64-linux-gnu-gcc), QEMU (qemu-aarch64),
 # INSNCOUNT (the plugin .so; default: built from tests/bench/insncount.c
@@ -82,8 +83,9 @@ fi
 # KIB" with the model's name in fhsum (crc, crc32b, crc32c, crc64nvme)
 # after the mode ("crc-crc32c NAME KIB"), "xxh3 NAME BLOCKS" (1 KiB),
 # "b3chunks NAME CHUNKS" (BLAKE3's whole chunks, 1 KiB, in one call),
-# "b3lanes NAME BLOCKS" (BLAKE3's lanes, BLOCKS of 64 bytes per lane) or
-# "blake2b NAME BLOCKS" (128 bytes).
+# "b3lanes NAME BLOCKS" (BLAKE3's lanes, BLOCKS of 64 bytes per lane),
+# "blake2b NAME BLOCKS" (128 bytes) or "b2xn NAME BLOCKS" (BLAKE2b's
+# lanes, BLOCKS of 128 bytes per lane).
 cat >"$tmp/driver.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +109,7 @@ static const struct fh_kernel *const kernels[] = {
 	&fh_crc_portable, &fh_crc_pmull, &fh_crc_armv8,
 	&fh_xxh_portable, &fh_xxh_neon,
 	&fh_blake3_portable, &fh_blake3_neon, &fh_blake3_neonx4,
-	&fh_blake2b_portable,
+	&fh_blake2b_portable, &fh_blake2b_neon, &fh_blake2b_neonx2,
 };
 static const struct { const char *name; const struct fh_crc_model *m; } models[] = {
 	{ "crc", &fh_crc_cksum }, { "crc32b", &fh_crc_32 },
@@ -139,6 +141,7 @@ int main(int argc, char **argv)
 	uint64_t h64[8] = { 0 };
 	static uint64_t sn[FH_MAX_LANES][25];
 	static struct fh_blake3_lane b3[FH_MAX_LANES];
+	static uint64_t b2[FH_MAX_LANES][FH_BLAKE2B_LANE_WORDS];
 	uint32_t (*cvs)[8] = calloc(count ? count : 1, sizeof *cvs);
 	const uint8_t *lanes[FH_MAX_LANES];
 
@@ -183,6 +186,8 @@ int main(int argc, char **argv)
 		fh_blake3_lanes_of(k)(b3, lanes, count);
 	} else if (!strcmp(argv[1], "blake2b")) {
 		fh_blake2b_blocks_of(k)(h64, buf, count, 0, false);
+	} else if (!strcmp(argv[1], "b2xn")) {
+		fh_blake2b_blocks_xn_of(k)(b2, lanes, count);
 	} else if (!strcmp(argv[1], "permute")) {
 		for (size_t i = 0; i < count; i++)
 			fh_keccak_permute_of(k)(s0, 24);
@@ -192,7 +197,7 @@ int main(int argc, char **argv)
 	/* Keep the results live. */
 	return (int)((md5[0][0] ^ md5[1][0] ^ s0[0] ^ s1[0] ^ sn[0][0] ^
 		      sn[1][0] ^ h32[0] ^ h64[0] ^ crc ^ cvs[0][0] ^
-		      b3[0].cv[0] ^ b3[1].cv[0]) & 1);
+		      b3[0].cv[0] ^ b3[1].cv[0] ^ b2[0][0] ^ b2[1][0]) & 1);
 }
 EOF
 
@@ -204,7 +209,7 @@ for f in lib/md5_portable.c lib/keccak_portable.c arch/aarch64/kernels_arm.c \
 	lib/sha512_portable.c arch/aarch64/sha1_ce.S arch/aarch64/sha256_ce.S \
 	arch/aarch64/sha512_ce.S lib/crc.c lib/xxhash.c arch/aarch64/crc_pmull.c \
 	arch/aarch64/crc_armv8.c arch/aarch64/xxh3_neon.c lib/blake3.c \
-	arch/aarch64/blake3_neon.c lib/blake2b.c; do
+	arch/aarch64/blake3_neon.c lib/blake2b.c arch/aarch64/blake2b_neon.c; do
 	o=$tmp/$(basename "$f").o
 	# Each file's extension, as arch/aarch64/meson.build gives it.
 	ext=()
@@ -374,9 +379,18 @@ row blake3-neonx4 blake3_lanes "call-block (4 x 64 bytes)" "$x4" - "$(awk -v v="
 row blake3-neonx4 blake3_lanes "64-byte block per lane" "$(div "$x4" 4)" "<$p64" "$p64" blake3-portable
 row blake3-neonx4 blake3_lanes "byte per lane" "$(perbyte "$x4" 256)" - "$pb" blake3-portable
 
-# BLAKE2b: no AArch64 kernel of its own; the portable C, built for
-# AArch64, is the one picked there.
+# BLAKE2b per 128-byte block and per byte: blake2b-neon against the
+# portable C built for AArch64, and blake2b-neonx2's lanes per block in
+# each of its two lanes, against the same.
 p=$(per blake2b blake2b-portable blake2b.c)
+pb=$(perbyte "$p" 128)
 row blake2b-portable blake2b_blocks "128-byte block" "$p" -
-row blake2b-portable blake2b_blocks byte "$(perbyte "$p" 128)" -
+row blake2b-portable blake2b_blocks byte "$pb" -
+c=$(per blake2b blake2b-neon blake2b_neon.c)
+row blake2b-neon blake2b_blocks "128-byte block" "$c" "<$p" "$p" blake2b-portable
+row blake2b-neon blake2b_blocks byte "$(perbyte "$c" 128)" - "$pb" blake2b-portable
+x2=$(per b2xn blake2b-neonx2 blake2b_neon.c)
+row blake2b-neonx2 blake2b_blocks_xn "call-block (2 x 128 bytes)" "$x2" - "$((2 * p))" "2 x blake2b-portable"
+row blake2b-neonx2 blake2b_blocks_xn "128-byte block per lane" "$(div "$x2" 2)" "<$p" "$p" blake2b-portable
+row blake2b-neonx2 blake2b_blocks_xn "byte per lane" "$(perbyte "$x2" 256)" - "$pb" blake2b-portable
 exit $missed

@@ -10,9 +10,9 @@
  * every row on every machine; the kernel choice for the rows of the ISA
  * this build has kernels for (the other ISA's kernels are not built here:
  * CI runs those rows in the AArch64 build under qemu).  Then, on AArch64,
- * the SHA and checksum kernels of a few feature sets, and on x86-64,
- * which kernel runs a given number of busy lanes.  Exit 77 where neither
- * ISA was built. */
+ * the SHA, checksum and BLAKE2b kernels of a few feature sets, and on
+ * x86-64, which kernel runs a given number of busy lanes.  Exit 77 where
+ * neither ISA was built. */
 #include <stdio.h>
 #include <string.h>
 
@@ -773,6 +773,24 @@ int main(void)
 		       arm_checksum_rows[i].xxh);
 		printf("%-46s %s %s\n", cpu, arm_checksum_rows[i].crc,
 		       arm_checksum_rows[i].xxh);
+		chosen++;
+	}
+	/* BLAKE2b on AArch64, for the same feature sets: the NEON kernels
+	 * wherever Advanced SIMD is (both count fewer instructions than
+	 * blake2b-portable, lib/dispatch.c), else the portable one and no
+	 * lanes. */
+	for (size_t i = 0; here == ISA_ARM &&
+			   i < sizeof arm_checksum_rows / sizeof arm_checksum_rows[0];
+	     i++) {
+		const char *cpu = arm_checksum_rows[i].cpu;
+		uint32_t f = arm_checksum_rows[i].features;
+		int simd = (f & FH_CPU_ARM_ASIMD) != 0;
+
+		expect(cpu, "blake2b", fh_kernel_pick(FH_FAMILY_BLAKE2B, false, f),
+		       simd ? "blake2b-neon" : "blake2b-portable");
+		expect(cpu, "blake2b multi-buffer",
+		       fh_kernel_pick(FH_FAMILY_BLAKE2B, true, f),
+		       simd ? "blake2b-neonx2" : "");
 		chosen++;
 	}
 	for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)
