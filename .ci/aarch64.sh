@@ -57,8 +57,9 @@ declare -A pick_keccak=([max]=keccak-gpr [cortex-a53]=keccak-gpr)
 declare -A pick_sha1=([max]=sha1-ce [cortex-a53]=sha1-ce)
 declare -A pick_sha256=([max]=sha256-ce [cortex-a53]=sha256-ce)
 declare -A pick_sha512=([max]=sha512-ce [cortex-a53]=sha512-portable)
-# BLAKE2b and BLAKE3 have NEON on both.
-declare -A pick_blake2b=([max]=blake2b-neon [cortex-a53]=blake2b-neon)
+# BLAKE2b's one stream stays scalar (blake2b-neon only when forced);
+# its lanes and BLAKE3 have NEON on both.
+declare -A pick_blake2b=([max]=blake2b-portable [cortex-a53]=blake2b-portable)
 declare -A pick_blake2b_multi=([max]=blake2b-neonx2 [cortex-a53]=blake2b-neonx2)
 declare -A pick_blake3=([max]=blake3-neon [cortex-a53]=blake3-neon)
 declare -A pick_blake3_multi=([max]=blake3-neonx4 [cortex-a53]=blake3-neonx4)

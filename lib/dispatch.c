@@ -90,16 +90,18 @@ static const struct fh_kernel *const sha512_kernels[] = {
 /* BLAKE2b: one stream is bound by the chain of G, which the AVX2 kernel
  * shortens (blake2b_rows.h); on Zen 3, `fhsum --benchmark` (16 KiB
  * buffers, turns alternating): blake2b-avx2 about 2.1x blake2b-portable.
- * On AArch64, with no Arm core here to time, executed instructions
- * decide (tests/bench/aarch64-insns.sh, qemu, gcc 12 -O2; the same
- * under QEMU_CPU=max and cortex-a53): blake2b-neon, a row in two NEON
- * registers, its turns EXT, counts 1059 a 128-byte block (8.27 a byte)
- * against blake2b-portable's 1882 (14.70), 0.56x, so it comes first.
- * Fewer instructions need not be fewer cycles here: one stream waits on
- * G's chain, whose NEON steps take 2-3 cycles where the general
- * registers' take one, and Crypto++ measured its NEON BLAKE2b slower
- * than its scalar one on Cortex-A57 (12.6 against 5.7 cycles a byte);
- * where a core's timing says so, blake2b-portable belongs first.
+ * On AArch64 the portable kernel, compiled for it, is chosen.
+ * blake2b-neon (a row in two NEON registers, its turns EXT) executes
+ * fewer instructions, 1059 a 128-byte block against 1882 (0.56x;
+ * tests/bench/aarch64-insns.sh, qemu, gcc 12 -O2), but one stream waits
+ * on G's chain: 34 dependent steps a round, each of two or three cycles
+ * on NEON (Cortex-A57: 3; A76, Neoverse N1, Apple: 2) against one on the
+ * general registers, about 800-1,200 cycles a block where the scalar
+ * code's 1882 instructions issue in 630-940 on two or three ALUs.
+ * Crypto++ timed the same: NEON 12.6 against scalar 5.7 cycles a byte on
+ * Cortex-A57.  With no Arm core here to time it, blake2b-neon asks for
+ * FH_CPU_ARM_B2_NEON_FAST, which no core has yet: it runs when forced and
+ * in --benchmark.
  * BLAKE3: whole chunks and parents 16, 8 or 4 at a time, one per lane
  * (arch/). */
 static const struct fh_kernel *const blake2b_kernels[] = {

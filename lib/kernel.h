@@ -56,6 +56,12 @@ enum {
 	/* Set where the CPU's identity says the SHA3 extension beats the
 	 * general-register Keccak (cores that issue it on every vector pipe). */
 	FH_CPU_ARM_SHA3_FAST = 1u << 18,
+	/* Set where one BLAKE2b stream runs faster on NEON than on the
+	 * general registers: for no core yet, since G's chain goes through
+	 * NEON operations of two or three cycles' latency against one
+	 * (lib/dispatch.c).  So blake2b-neon runs when forced and in
+	 * --benchmark, where an Arm core can time it. */
+	FH_CPU_ARM_B2_NEON_FAST = 1u << 15,
 	/* Set where the CPU lacks the SHA extensions: eight AVX2 lanes of
 	 * SHA-256 only match one SHA-NI stream (1534 against 1381 MB/s on
 	 * Zen 3, while two interleaved streams give 2210), so

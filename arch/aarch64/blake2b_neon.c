@@ -156,6 +156,7 @@ static void blake2b_blocks_neon(uint64_t h[8], const uint8_t *data,
 const struct fh_kernel fh_blake2b_neon = {
 	.name = "blake2b-neon", .family = FH_FAMILY_BLAKE2B, .lanes = 1,
 	.features = FH_CPU_ARM_ASIMD,
+	.prefer = FH_CPU_ARM_B2_NEON_FAST,
 	.blocks = FH_KERNEL_FN(fh_blake2b_blocks_fn, blake2b_blocks_neon),
 };
 
