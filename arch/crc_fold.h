@@ -1,8 +1,7 @@
 /* crc_fold.h: the folding constants of the carry-less multiply CRC
  * kernels (x86_64/crc_pclmul.c, x86_64/crc_vpclmul.c,
  * x86_64/crc_avx512.c, aarch64/crc_pmull.c), computed from a model's
- * polynomial: static inline helpers only, each kernel keeping its own
- * table of them (filled once).  See x86_64/crc_pclmul.c for the method. */
+ * polynomial, and each including kernel's table of them (filled once).  See x86_64/crc_pclmul.c for the method. */
 #ifndef FH_CRC_FOLD_H
 #define FH_CRC_FOLD_H
 
@@ -63,26 +62,31 @@ static inline struct fh_fold fh_fold_of(const struct fh_crc_model *m, unsigned d
 	return (struct fh_fold){ fh_fold_xpow(m, d), fh_fold_xpow(m, d + 64) };
 }
 
-/* Fills T with the constants of the table's four models. */
-static inline void fh_fold_fill(struct fh_fold_consts t[4])
+/* The constants of the four models, filled once in each kernel file that
+ * includes this header (static: each gets its own table, so a kernel
+ * links alone, as its tests build it). */
+static struct fh_fold_consts fh_fold_table[4];
+static pthread_once_t fh_fold_once = PTHREAD_ONCE_INIT;
+
+static void fh_fold_fill(void)
 {
 	const struct fh_crc_model *ms[4] = { &fh_crc_cksum, &fh_crc_32, &fh_crc_32c,
 					     &fh_crc_64nvme };
 
 	for (int i = 0; i < 4; i++) {
-		t[i].m = ms[i];
+		fh_fold_table[i].m = ms[i];
 		for (unsigned s = 1; s <= FH_FOLD_STEPS; s++)
-			t[i].d[s] = fh_fold_of(ms[i], 128 * s);
+			fh_fold_table[i].d[s] = fh_fold_of(ms[i], 128 * s);
 	}
 }
 
-/* M's constants in T, or NULL for a model not in the table. */
-static inline const struct fh_fold_consts *fh_fold_find(const struct fh_fold_consts t[4],
-							const struct fh_crc_model *m)
+/* M's constants, or NULL for a model not in the table.  Thread-safe. */
+static inline const struct fh_fold_consts *fh_fold_consts(const struct fh_crc_model *m)
 {
+	pthread_once(&fh_fold_once, fh_fold_fill);
 	for (int i = 0; i < 4; i++)
-		if (t[i].m == m)
-			return &t[i];
+		if (fh_fold_table[i].m == m)
+			return &fh_fold_table[i];
 	return NULL;
 }
 

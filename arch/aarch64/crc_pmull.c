@@ -22,24 +22,10 @@
  * executes 0.30 instructions a byte for a reflected model and 0.37 for
  * POSIX cksum's, against the portable tables' 3.38 and 3.50. */
 #include <arm_neon.h>
-#include <pthread.h>
 
 #include "../crc_fold.h"
 #include "kernels_arm.h"
 
-static struct fh_fold_consts table[4];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void fill(void)
-{
-	fh_fold_fill(table);
-}
-
-static const struct fh_fold_consts *consts_of(const struct fh_crc_model *m)
-{
-	pthread_once(&once, fill);
-	return fh_fold_find(table, m);
-}
 
 /* X moved on by the distance of K = { lo, hi }: lo(X) lo(K) + hi(X) hi(K). */
 static inline uint64x2_t fold(uint64x2_t x, uint64x2_t k)
@@ -149,7 +135,7 @@ static uint64_t fold_normal(const struct fh_crc_model *m,
 uint64_t fh_crc_pmull_update(const struct fh_crc_model *m, uint64_t reg,
 			     const uint8_t *p, size_t n)
 {
-	const struct fh_fold_consts *c = n >= 64 ? consts_of(m) : NULL;
+	const struct fh_fold_consts *c = n >= 64 ? fh_fold_consts(m) : NULL;
 
 	if (!c)
 		return fh_crc_portable_update(m, reg, p, n);

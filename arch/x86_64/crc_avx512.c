@@ -15,7 +15,6 @@
  * test_crc_xxh_avx512_emu.c checks this kernel's logic on CPUs without
  * AVX-512; only a run on AVX-512 hardware checks the compiler's code
  * (tests/unit's `kernel crc-avx512`).  Untimed: no CPU at hand runs it. */
-#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,13 +22,6 @@
 #include "../crc_fold.h"
 #include "kernels_x86.h"
 
-static struct fh_fold_consts table[4];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void fill(void)
-{
-	fh_fold_fill(table);
-}
 
 /* The same distance's constants in all four quarters. */
 static fh_zmm consts4(const struct fh_fold *k)
@@ -54,8 +46,7 @@ static uint64_t crc_avx512(const struct fh_crc_model *m, uint64_t reg,
 	fh_zmm a0, k;
 
 	if (n >= 64) {
-		pthread_once(&once, fill);
-		c = fh_fold_find(table, m);
+		c = fh_fold_consts(m);
 	}
 	if (!c)
 		return fh_crc_portable_update(m, reg, p, n);

@@ -20,25 +20,11 @@
  * are reversed first (bit i is x^i) and the constants are x^(D+64) and
  * x^D mod P as they are. */
 #include <immintrin.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "../crc_fold.h"
 #include "kernels_x86.h"
 
-static struct fh_fold_consts table[4];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void fill(void)
-{
-	fh_fold_fill(table);
-}
-
-static const struct fh_fold_consts *consts_of(const struct fh_crc_model *m)
-{
-	pthread_once(&once, fill);
-	return fh_fold_find(table, m);
-}
 
 static __m128i fold(__m128i x, struct fh_fold k)
 {
@@ -51,7 +37,7 @@ static __m128i fold(__m128i x, struct fh_fold k)
 static uint64_t crc_pclmul(const struct fh_crc_model *m, uint64_t reg,
 			   const uint8_t *p, size_t n)
 {
-	const struct fh_fold_consts *c = n >= 64 ? consts_of(m) : NULL;
+	const struct fh_fold_consts *c = n >= 64 ? fh_fold_consts(m) : NULL;
 	const __m128i swap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
 					  14, 15);
 	bool rev = !m->reflected;

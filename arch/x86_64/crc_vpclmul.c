@@ -6,18 +6,10 @@
  * lanes fold into one 128-bit value, which the portable tables finish.
  * Inputs under 256 bytes go to crc-pclmul's way of doing it (one lane). */
 #include <immintrin.h>
-#include <pthread.h>
 
 #include "../crc_fold.h"
 #include "kernels_x86.h"
 
-static struct fh_fold_consts table[4];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void fill(void)
-{
-	fh_fold_fill(table);
-}
 
 static __m256i fold2(__m256i x, struct fh_fold k)
 {
@@ -50,8 +42,7 @@ static uint64_t crc_vpclmul(const struct fh_crc_model *m, uint64_t reg,
 	uint8_t last[16];
 
 	if (n >= 256) {
-		pthread_once(&once, fill);
-		c = fh_fold_find(table, m);
+		c = fh_fold_consts(m);
 	}
 	if (!c)
 		return fh_crc_update_of(&fh_crc_pclmul)(m, reg, p, n);
