@@ -6,7 +6,9 @@
  * runs on two columns a register; the diagonal step turns rows b and d
  * with EXT across their two registers and row c by swapping its two
  * registers' names, and each step's message words are paired from the
- * block's eight registers (ZIP1, ZIP2, EXT or INS).
+ * block's eight registers (ZIP1, ZIP2, EXT or INS).  It executes fewer
+ * instructions than blake2b-portable but waits on NEON latencies, so it
+ * runs only when forced or benchmarked (lib/dispatch.c).
  *
  * blake2b-neonx2, two independent messages at once, one per 64-bit lane
  * (through ../blake2b_lanes.h): vector j holds word j of both lanes'
