@@ -89,14 +89,7 @@ fi
 [ -n "$folio" ] && ((cold)) && { echo "bench: -F and -c exclude each other" >&2; exit 2; }
 
 # set_folio STATE FILE: puts FILE in the page cache in STATE (see -F).
-set_folio() {
-	if [ "$1" = huge ]; then
-		sync && echo 3 >/proc/sys/vm/drop_caches && echo 1 >/proc/sys/vm/compact_memory
-		cat "$2" >/dev/null
-	else
-		"$smallfolios" "$2"
-	fi
-}
+. "$here/tests/bench/common.sh"
 
 readceil=$data/readceil smallfolios=$data/smallfolios
 for tool in readceil smallfolios; do

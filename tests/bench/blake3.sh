@@ -68,7 +68,7 @@ timed() {
 	echo "$t1 - $t0" | bc -l
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { m = int((NR + 1) / 2); print (NR % 2) ? a[m] : (a[m] + a[m + 1]) / 2 }'; }
+. "$(dirname "$0")/common.sh"
 
 # The two sets of small files are named to each program by xargs from a
 # list made once here, in one call (checked): a shell expanding and

@@ -46,20 +46,11 @@ if [ "$folio" = huge ] && { [ "$(id -u)" != 0 ] ||
 	exit 0
 fi
 
-# set_folio FILE: puts FILE in the page cache in the state -F named.
-set_folio() {
-	if [ "$folio" = huge ]; then
-		sync && echo 3 >/proc/sys/vm/drop_caches &&
-			echo 1 >/proc/sys/vm/compact_memory
-		cat "$1" >/dev/null
-	else
-		"$data/smallfolios" "$1"
-	fi
-}
+# set_folio STATE FILE and median.
+smallfolios=$data/smallfolios
+. "$here/common.sh"
 
 now() { date +%s.%N; }
-# The median of the numbers on standard input.
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # Runs each "LABEL|COMMAND" of the arguments ROUNDS times, alternating,
 # and prints LABEL and its median seconds.
@@ -102,7 +93,7 @@ if [[ " $sets " == *" big "* ]]; then
 	[ -s "$f" ] || head -c $((1 << 30)) /dev/urandom >"$f"
 	cat "$f" >/dev/null
 	echo "$f" >"$data/big.list"
-	[ -z "$folio" ] || prep="set_folio $f"
+	[ -z "$folio" ] || prep="set_folio $folio $f"
 	race "readceil|$data/readceil 1 $data/big.list" \
 		"crc32b|$fhsum -j1 -a crc32b $f" "crc32c|$fhsum -j1 -a crc32c $f" \
 		"crc64nvme|$fhsum -j1 -a crc64nvme $f" \

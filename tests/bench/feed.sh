@@ -67,15 +67,8 @@ for a in "${algs[@]}"; do
 	fi
 done
 
-set_folio() {
-	if [ "$1" = huge ]; then
-		sync && echo 3 >/proc/sys/vm/drop_caches &&
-			echo 1 >/proc/sys/vm/compact_memory
-		cat "$big" >/dev/null
-	else
-		"$data/smallfolios" "$big"
-	fi
-}
+smallfolios=$data/smallfolios
+. "$here/common.sh"
 
 # User seconds of one `fhsum -j1 [--no-mmap] -a ALG` of the file.
 user_s() {
@@ -83,13 +76,11 @@ user_s() {
 	{ time "$fhsum" -j1 "$@" "$big" >/dev/null; } 2>&1
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 mb=1073.741824
 echo "# $("$fhsum" --debug 2>&1 | grep -m1 CPU | sed 's/^fhsum: //'), $rounds rounds," \
 	"1 GiB a run, -j1; MB/s from user time"
 for f in $folios; do
-	set_folio "$f"
+	set_folio "$f" "$big"
 	echo
 	echo "## $f folios ($(grep FileHugePages /proc/meminfo | tr -s ' '))"
 	echo
