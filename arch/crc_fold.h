@@ -1,7 +1,8 @@
 /* crc_fold.h: the folding constants of the carry-less multiply CRC
  * kernels (x86_64/crc_pclmul.c, x86_64/crc_vpclmul.c,
  * x86_64/crc_avx512.c, aarch64/crc_pmull.c), computed from a model's
- * polynomial, and each including kernel's table of them (filled once).  See x86_64/crc_pclmul.c for the method. */
+ * polynomial, and each including kernel's table of them (filled once).
+ * See x86_64/crc_pclmul.c for the method. */
 #ifndef FH_CRC_FOLD_H
 #define FH_CRC_FOLD_H
 
@@ -81,7 +82,8 @@ static void fh_fold_fill(void)
 }
 
 /* M's constants, or NULL for a model not in the table.  Thread-safe. */
-static inline const struct fh_fold_consts *fh_fold_consts(const struct fh_crc_model *m)
+static inline const struct fh_fold_consts *
+fh_fold_consts(const struct fh_crc_model *m)
 {
 	pthread_once(&fh_fold_once, fh_fold_fill);
 	for (int i = 0; i < 4; i++)
