@@ -559,26 +559,32 @@ static enum fh_line_kind parse_form(struct fh_list_parser *p,
 	return FH_LINE_OK;
 }
 
-/* Whether the N bytes at S have the shape of a checksum line: digits, a
- * space, spaces and digits, a space.  A GNU line's digest is followed by
- * two blanks or " *", a reversed line's by one blank and its name: a
- * reversed line whose name starts with digits and a space is taken for a
- * checksum line, and needs -a. */
+/* Whether the N bytes at S have the shape of a line cksum or sum writes:
+ * a value of up to ten digits, one space, the size in digits and a space
+ * (cksum's "%u %ju ", sum -s's "%d %s "), or sum -r's "%05d %5s ": five
+ * digits, one space and the size right-aligned in five columns.  A GNU
+ * line's digest is followed by two blanks or " *", so a hex digest of
+ * decimal digits before a name such as "2 files" is no such line; a
+ * reversed line (one blank) whose name starts with digits and a space is
+ * taken for one, and needs -a. */
 static bool form_shape(const char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, digits, blanks, size_at;
 
 	while (i < n && s[i] >= '0' && s[i] <= '9')
 		i++;
-	if (i == 0 || i > 10 || i >= n || s[i] != ' ')
+	digits = i;
+	if (digits == 0 || digits > 10)
 		return false;
 	while (i < n && s[i] == ' ')
 		i++;
-	if (i >= n || s[i] < '0' || s[i] > '9')
-		return false;
+	blanks = i - digits;
+	size_at = i;
 	while (i < n && s[i] >= '0' && s[i] <= '9')
 		i++;
-	return i < n && s[i] == ' ';
+	if (blanks == 0 || i == size_at || i >= n || s[i] != ' ')
+		return false;
+	return blanks == 1 || (digits == 5 && blanks - 1 + (i - size_at) == 5);
 }
 
 /* DIGEST  NAME, DIGEST *NAME or the reversed DIGEST NAME; S holds N bytes
@@ -590,9 +596,10 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	size_t len, i, plen;
 	const struct fh_algo *a, *pre = prefixed(s, n, &plen);
 
-	/* "XXH3_HEX  NAME": the prefix names the algorithm. */
+	/* "XXH3_HEX  NAME": the prefix names the algorithm, which -a (one
+	 * algorithm, or a group without -l) must admit, as for a tag. */
 	if (pre) {
-		if (p->algo && p->algo != pre)
+		if (p->group ? !in_group_run(p, pre) : p->algo && p->algo != pre)
 			return FH_LINE_BAD;
 		s += plen;
 		n -= plen;

@@ -112,6 +112,16 @@ EOF2
 	[ "$status" = 1 ] && [[ $output == *"hi: FAILED"* ]] || fail "$output"
 }
 
+@test "an XXH32 line of decimal digits before a name that starts with digits and a space is that name's, not a cksum line" {
+	# XXH32("c53") is 82109642: the line has the shape of cksum's
+	# "VALUE SIZE NAME" but for its two blanks.
+	printf c53 >'2 files'
+	xxhsum -H0 '2 files' >l
+	grep -qx '[0-9]\{8\}  2 files' l || fail "not the line this test needs: $(cat l)"
+	run fhsum -c l
+	[ "$status" = 0 ] && [ "$output" = "2 files: OK" ] || fail "$output"
+}
+
 @test "-c reads xxhsum's tags, --little-endian's _LE tags and 0.8.2's XXH3_ lines" {
 	xxhsum --tag -H0 nine >t.l 2>/dev/null
 	xxhsum --tag -H2 big >>t.l 2>/dev/null
@@ -119,4 +129,11 @@ EOF2
 	xxhsum -H3 big 2>/dev/null | sed 's/^XXH3 (\(.*\)) = \(.*\)$/XXH3_\2  \1/' >>t.l
 	run fhsum -c t.l
 	[ "$status" = 0 ] && [ "${#lines[@]}" = 4 ] || fail "$output" "$(cat t.l)"
+	# The prefix names the algorithm as a tag does: -a must admit it.
+	tail -1 t.l >x3.l
+	for a in md5 sha2 sha3; do
+		run fhsum -a $a -c x3.l
+		[ "$status" = 1 ] && [[ $output == *"no properly formatted"* ]] ||
+			fail "-a $a: $output"
+	done
 }

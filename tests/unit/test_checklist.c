@@ -385,6 +385,15 @@ static const struct pcase cases[] = {
 	BAD(SHA3_ANY, "SHAKE128 (a) = " H64, -1),
 	BAD(SHA3_ANY, "SHA3-256 (a) = " H56, -1),
 	BAD(SHA3_ANY, H32 "  a", -1),
+	/* xxhsum 0.8.2's "XXH3_HEX  NAME": its prefix names the algorithm,
+	 * which -a must admit like a tag's. */
+	OK(ALL, "XXH3_" X16 "  a", "a", X16, false, FH_XXH3, 0),
+	BAD(MD5, "XXH3_" X16 "  a", -1),
+	BAD(SHA3_ANY, "XXH3_" X16 "  a", -1),
+	/* A GNU line of a digest in decimal digits and a name that starts
+	 * with digits and a space is no cksum or sum line (test_forms). */
+	OK(ALL, "12345678  2 files", "2 files", "12345678", false, FH_CRC, 0),
+	OK(ALL, "00000004  6 ", "6 ", "00000004", false, FH_CRC, 0),
 	/* -a shake128 without -l: any whole number of bytes. */
 	OK(SHAKE128, "ab  a", "a", "ab", false, FH_SHAKE128, 0),
 	OK(SHAKE128, H32 "  a", "a", H32, false, FH_SHAKE128, 0),
@@ -838,6 +847,51 @@ static size_t random_name(char *name, size_t max)
 	return n;
 }
 
+/* Without -a, a line is cksum's or sum's when it has their shape: the
+ * value, one space, the size and a space, or sum -r's five digits and a
+ * size in five columns.  Their value is held as hex in the line's own
+ * buffer, as the first form algorithm's (the run settles which). */
+static void test_forms(void)
+{
+	static const struct {
+		const char *line, *name, *hex;
+	} forms[] = {
+		{ "12345678 2 files", "files", "00bc614e" }, /* reversed GNU too */
+		{ "00120     1 a", "a", "00000078" },
+		{ "00120 123456 a", "a", "00000078" },
+		{ "00120    1 a", NULL, NULL },     /* four columns: no */
+		{ "1234  5 a", NULL, NULL },        /* two spaces: no */
+	};
+
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct fh_list_parser p;
+		struct fh_list_line out;
+		size_t len = strlen(forms[i].line);
+		char *buf = malloc(len);
+		enum fh_line_kind k;
+		bool ok;
+
+		memcpy(buf, forms[i].line, len);
+		fh_list_parser_init(&p, NULL, NULL, 0);
+		k = fh_list_parse(&p, buf, len, &out);
+		if (!forms[i].name)
+			ok = k == FH_LINE_BAD;
+		else
+			ok = k == FH_LINE_OK && out.algo == fh_algo_get(FH_CRC) &&
+			     out.namelen == strlen(forms[i].name) &&
+			     memcmp(out.name, forms[i].name, out.namelen) == 0 &&
+			     out.digestlen == 8 &&
+			     memcmp(out.digest, forms[i].hex, 8) == 0;
+		n_cases++;
+		if (!ok) {
+			n_failed++;
+			printf("FAIL form \"%s\": got %s\n", forms[i].line,
+			       kind_name(k));
+		}
+		free(buf);
+	}
+}
+
 /* Formats random names and parses them back: the same name, digest, mode
  * and algorithm, for every algorithm and form. */
 static void test_round_trip(void)
@@ -1081,6 +1135,7 @@ int main(void)
 	test_latch_sequences();
 	test_long_lines();
 	test_format();
+	test_forms();
 	test_unhex();
 	test_round_trip();
 	test_empty_name_quirk();
