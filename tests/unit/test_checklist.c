@@ -871,6 +871,10 @@ static void test_forms(void)
 		enum fh_line_kind k;
 		bool ok;
 
+		if (!buf) {
+			perror("malloc");
+			exit(1);
+		}
 		memcpy(buf, forms[i].line, len);
 		fh_list_parser_init(&p, NULL, NULL, 0);
 		k = fh_list_parse(&p, buf, len, &out);
