@@ -25,7 +25,11 @@ zpty -w z "compadd() {
 }"
 # A listing too long for LISTMAX would ask before it shows, and take the
 # next key for its answer.
-zpty -w z "bindkey '^I' complete-word; LISTMAX=100000"
+# The line is killed with ^X^K, not ^U: between a command's end and zle's
+# start the pty is in cooked mode, where the kernel's line discipline
+# takes ^U (VKILL) itself and erases what was typed so far, the whole
+# case with it.  No byte sent here is special to a cooked tty.
+zpty -w z "bindkey '^I' complete-word '^X^K' kill-whole-line; LISTMAX=100000"
 
 # Waits for the shell under test to print "N+1000 done" (only its output
 # holds that: the line it echoes says N + 1000), which it does once it
@@ -56,7 +60,7 @@ settle
 for line; do
   print -r -- "== $line" >>$out
   zpty -w -n z "$line"$'\t'
-  zpty -w -n z $'\C-e\C-u' # the line's end, then kill it
+  zpty -w -n z $'\C-x\C-k' # kill the line
   settle
 done
 cat $out
