@@ -85,3 +85,19 @@ PY
 	run fhsum --part-size=1 obj
 	[ "$status" = 1 ] && [[ $output == *"more than 10000 parts"* ]] || fail "$output"
 }
+
+@test "the README's head-object example is true: its big.tar is 20 MiB of zeros, whose ETag hashlib recomputes, and fhsum prints what it shows" {
+	local readme=$BATS_TEST_DIRNAME/../../README.md etag crc
+	grep -q 'aws s3api head-object' "$readme" || fail "the README shows no head-object output"
+	etag=$(sed -n 's/.*"ETag": "\\"\([0-9a-f]*-[0-9]*\)\\"".*/\1/p' "$readme")
+	crc=$(sed -n 's/.*"ChecksumCRC64NVME": "\([^"]*\)".*/\1/p' "$readme")
+	[ -n "$etag" ] && [ -n "$crc" ] || fail "no ETag or ChecksumCRC64NVME in the README's example"
+	grep -qxF "    \$ fhsum --part-size=8M big.tar" "$readme" &&
+		grep -qxF "    $etag  big.tar" "$readme" &&
+		grep -qxF "    \$ fhsum -a crc64nvme --base64 big.tar" "$readme" &&
+		grep -qxF "    $crc  big.tar" "$readme" || fail "the README's commands do not print its ETag and CRC"
+	head -c $((20 << 20)) /dev/zero >big.tar
+	[ "$(model md5 $((8 << 20)) big.tar)" = "$etag  big.tar" ] || fail "hashlib: $(model md5 $((8 << 20)) big.tar)"
+	[ "$(fhsum --part-size=8M big.tar)" = "$etag  big.tar" ] || fail "fhsum's ETag"
+	[ "$(fhsum -a crc64nvme --base64 big.tar)" = "$crc  big.tar" ] || fail "fhsum's CRC-64/NVME"
+}
