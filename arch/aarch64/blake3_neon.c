@@ -45,97 +45,20 @@ static inline void loadt(uint32x4_t m[16], const uint8_t *const *p,
 }
 #define B3_LOADT(m, p, off) loadt(m, p, off)
 
-#include "../blake3_lanes.h"
+#define B3_ROW4(a, b, c, d) row4((a), (b), (c), (d))
+#define B3_TURN(x, k) vextq_u32(x, x, k)
+#define B3_EXPORT(name) fh_blake3_##name##_neon
 
-static inline uint32x4_t msg4(const uint32_t *w, const uint8_t *s, int a,
-			      int b, int c, int d)
+/* The vector of four words, a row of the state or four message words. */
+static inline uint32x4_t row4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
-	uint32_t t[4] = { w[s[a]], w[s[b]], w[s[c]], w[s[d]] };
+	const uint32_t t[4] = { a, b, c, d };
 
 	return vld1q_u32(t);
 }
 
-#define G4(x, y)                                                             \
-	do {                                                                 \
-		r0 = vaddq_u32(vaddq_u32(r0, r1), x);                        \
-		r3 = B3_ROR16(veorq_u32(r3, r0));                            \
-		r2 = vaddq_u32(r2, r3);                                      \
-		r1 = B3_ROR12(veorq_u32(r1, r2));                            \
-		r0 = vaddq_u32(vaddq_u32(r0, r1), y);                        \
-		r3 = B3_ROR8(veorq_u32(r3, r0));                             \
-		r2 = vaddq_u32(r2, r3);                                      \
-		r1 = B3_ROR7(veorq_u32(r1, r2));                             \
-	} while (0)
-
-/* The columns, then the diagonals as the columns of rows 1..3 turned by
- * 1, 2 and 3 words (EXT). */
-#define ROUND1(r)                                                            \
-	do {                                                                 \
-		const uint8_t *s = b3_sched[r];                              \
-		G4(msg4(w, s, 0, 2, 4, 6), msg4(w, s, 1, 3, 5, 7));          \
-		r1 = vextq_u32(r1, r1, 1);                                   \
-		r2 = vextq_u32(r2, r2, 2);                                   \
-		r3 = vextq_u32(r3, r3, 3);                                   \
-		G4(msg4(w, s, 8, 10, 12, 14), msg4(w, s, 9, 11, 13, 15));    \
-		r1 = vextq_u32(r1, r1, 3);                                   \
-		r2 = vextq_u32(r2, r2, 2);                                   \
-		r3 = vextq_u32(r3, r3, 1);                                   \
-	} while (0)
-
-static void blake3_compress_neon(const uint32_t cv[8], const uint8_t *block,
-				 uint32_t block_len, uint64_t counter,
-				 uint32_t flags, uint32_t out[16])
-{
-	uint32_t w[16];
-	const uint32_t d[4] = { (uint32_t)counter, (uint32_t)(counter >> 32),
-				block_len, flags };
-
-	memcpy(w, block, 64);
-	uint32x4_t c0 = B3_LOADU(cv), c1 = B3_LOADU(cv + 4);
-	uint32x4_t r0 = c0, r1 = c1, r2 = B3_LOADU(b3_iv), r3 = vld1q_u32(d);
-
-	ROUND1(0);
-	ROUND1(1);
-	ROUND1(2);
-	ROUND1(3);
-	ROUND1(4);
-	ROUND1(5);
-	ROUND1(6);
-	B3_STOREU(out, veorq_u32(r0, r2));
-	B3_STOREU(out + 4, veorq_u32(r1, r3));
-	B3_STOREU(out + 8, veorq_u32(r2, c0));
-	B3_STOREU(out + 12, veorq_u32(r3, c1));
-}
-
-static void blake3_chunks_neon(const uint32_t key[8], const uint8_t *data,
-			       size_t n, uint64_t counter, uint32_t flags,
-			       uint32_t (*cvs)[8])
-{
-	for (; n >= 4; n -= 4, data += 4 * 1024, counter += 4, cvs += 4)
-		neon_chunks_n(key, data, counter, flags, cvs);
-	if (n) {
-		const uint8_t *p[4] = { data, data + 1024, data + 2048 };
-
-		neon_hash_some(p, n, 16, key, counter, 1, flags,
-			       B3_CHUNK_START, B3_CHUNK_END, cvs);
-	}
-}
-
-static void blake3_parents_neon(const uint32_t key[8],
-				const uint32_t (*children)[8], size_t n,
-				uint32_t flags, uint32_t (*cvs)[8])
-{
-	for (; n >= 4; n -= 4, children += 8, cvs += 4)
-		neon_parents_n(key, children, flags, cvs);
-	if (n) {
-		const uint8_t *p[4];
-
-		for (size_t i = 0; i < n; i++)
-			p[i] = (const uint8_t *)children[2 * i];
-		neon_hash_some(p, n, 1, key, 0, 0, flags | B3_PARENT, 0, 0,
-			       cvs);
-	}
-}
+#include "../blake3_lanes.h"
+#include "../blake3_rows.h"
 
 static void blake3_lanes_neonx4(struct fh_blake3_lane *states,
 				const uint8_t *const *data, size_t nblocks)
@@ -146,9 +69,9 @@ static void blake3_lanes_neonx4(struct fh_blake3_lane *states,
 const struct fh_kernel fh_blake3_neon = {
 	.name = "blake3-neon", .family = FH_FAMILY_BLAKE3, .lanes = 1,
 	.features = FH_CPU_ARM_ASIMD,
-	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, blake3_chunks_neon),
-	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, blake3_compress_neon),
-	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, blake3_parents_neon),
+	.blocks = FH_KERNEL_FN(fh_blake3_chunks_fn, fh_blake3_chunks_neon),
+	.permute = FH_KERNEL_FN(fh_blake3_compress_fn, fh_blake3_compress_neon),
+	.tree = FH_KERNEL_FN(fh_blake3_parents_fn, fh_blake3_parents_neon),
 };
 
 const struct fh_kernel fh_blake3_neonx4 = {

@@ -65,8 +65,11 @@ void fh_keccak_permute_x2_neon(uint64_t s0[25], uint64_t s1[25],
 
 /* BLAKE3 on Advanced SIMD: whole chunks and parents four at a time
  * (blake3-neon) and the lanes of four inputs' first chunks
- * (blake3-neonx4), both in blake3_neon.c. */
+ * (blake3-neonx4), both in blake3_neon.c, and blake3-neon's functions. */
 extern const struct fh_kernel fh_blake3_neon, fh_blake3_neonx4;
+fh_blake3_compress_fn fh_blake3_compress_neon;
+fh_blake3_chunks_fn fh_blake3_chunks_neon;
+fh_blake3_parents_fn fh_blake3_parents_neon;
 
 /* BLAKE2b on Advanced SIMD (blake2b_neon.c): one stream, each row of
  * the work vector in two registers (blake2b-neon), and two messages, one

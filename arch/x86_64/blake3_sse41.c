@@ -50,94 +50,16 @@ static inline void loadt(__m128i m[16], const uint8_t *const *p, size_t off)
 }
 #define B3_LOADT(m, p, off) loadt(m, p, off)
 
+/* The vector of four words, a row of the state or four message words. */
+#define B3_ROW4(a, b, c, d)                                                  \
+	_mm_setr_epi32((int)(uint32_t)(a), (int)(uint32_t)(b),               \
+		       (int)(uint32_t)(c), (int)(uint32_t)(d))
+#define B3_TURN(x, k)                                                        \
+	_mm_shuffle_epi32(x, (k) == 1 ? 0x39 : (k) == 2 ? 0x4e : 0x93)
+#define B3_EXPORT(name) fh_blake3_##name##_sse41
+
 #include "../blake3_lanes.h"
-
-/* The four message words W[S0..S3] of one G column. */
-#define MSG4(w, s, a, b, c, d) _mm_setr_epi32((int)w[s[a]], (int)w[s[b]], \
-					      (int)w[s[c]], (int)w[s[d]])
-
-#define G4(x, y)                                                             \
-	do {                                                                 \
-		r0 = _mm_add_epi32(_mm_add_epi32(r0, r1), x);                \
-		r3 = B3_ROR16(_mm_xor_si128(r3, r0));                        \
-		r2 = _mm_add_epi32(r2, r3);                                  \
-		r1 = B3_ROR12(_mm_xor_si128(r1, r2));                        \
-		r0 = _mm_add_epi32(_mm_add_epi32(r0, r1), y);                \
-		r3 = B3_ROR8(_mm_xor_si128(r3, r0));                         \
-		r2 = _mm_add_epi32(r2, r3);                                  \
-		r1 = B3_ROR7(_mm_xor_si128(r1, r2));                         \
-	} while (0)
-
-/* One round: the columns, then the diagonals as columns of rows 1..3
- * turned by 1, 2 and 3 words. */
-#define ROUND1(r)                                                            \
-	do {                                                                 \
-		const uint8_t *s = b3_sched[r];                              \
-		G4(MSG4(w, s, 0, 2, 4, 6), MSG4(w, s, 1, 3, 5, 7));          \
-		r1 = _mm_shuffle_epi32(r1, 0x39);                            \
-		r2 = _mm_shuffle_epi32(r2, 0x4e);                            \
-		r3 = _mm_shuffle_epi32(r3, 0x93);                            \
-		G4(MSG4(w, s, 8, 10, 12, 14), MSG4(w, s, 9, 11, 13, 15));    \
-		r1 = _mm_shuffle_epi32(r1, 0x93);                            \
-		r2 = _mm_shuffle_epi32(r2, 0x4e);                            \
-		r3 = _mm_shuffle_epi32(r3, 0x39);                            \
-	} while (0)
-
-void fh_blake3_compress_sse41(const uint32_t cv[8], const uint8_t *block,
-			      uint32_t block_len, uint64_t counter,
-			      uint32_t flags, uint32_t out[16])
-{
-	uint32_t w[16];
-
-	memcpy(w, block, 64);
-	__m128i c0 = B3_LOADU(cv), c1 = B3_LOADU(cv + 4);
-	__m128i r0 = c0, r1 = c1, r2 = B3_LOADU(b3_iv);
-	__m128i r3 = _mm_setr_epi32((int)(uint32_t)counter,
-				    (int)(uint32_t)(counter >> 32),
-				    (int)block_len, (int)flags);
-
-	ROUND1(0);
-	ROUND1(1);
-	ROUND1(2);
-	ROUND1(3);
-	ROUND1(4);
-	ROUND1(5);
-	ROUND1(6);
-	B3_STOREU(out, _mm_xor_si128(r0, r2));
-	B3_STOREU(out + 4, _mm_xor_si128(r1, r3));
-	B3_STOREU(out + 8, _mm_xor_si128(r2, c0));
-	B3_STOREU(out + 12, _mm_xor_si128(r3, c1));
-}
-
-void fh_blake3_chunks_sse41(const uint32_t key[8], const uint8_t *data,
-			    size_t n, uint64_t counter, uint32_t flags,
-			    uint32_t (*cvs)[8])
-{
-	for (; n >= 4; n -= 4, data += 4 * 1024, counter += 4, cvs += 4)
-		sse41_chunks_n(key, data, counter, flags, cvs);
-	if (n) {
-		const uint8_t *p[4] = { data, data + 1024, data + 2048 };
-
-		sse41_hash_some(p, n, 16, key, counter, 1, flags,
-				B3_CHUNK_START, B3_CHUNK_END, cvs);
-	}
-}
-
-void fh_blake3_parents_sse41(const uint32_t key[8],
-			     const uint32_t (*children)[8], size_t n,
-			     uint32_t flags, uint32_t (*cvs)[8])
-{
-	for (; n >= 4; n -= 4, children += 8, cvs += 4)
-		sse41_parents_n(key, children, flags, cvs);
-	if (n) {
-		const uint8_t *p[4];
-
-		for (size_t i = 0; i < n; i++)
-			p[i] = (const uint8_t *)children[2 * i];
-		sse41_hash_some(p, n, 1, key, 0, 0, flags | B3_PARENT, 0, 0,
-				cvs);
-	}
-}
+#include "../blake3_rows.h"
 
 static void blake3_lanes_sse41x4(struct fh_blake3_lane *states,
 				 const uint8_t *const *data, size_t nblocks)
