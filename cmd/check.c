@@ -102,7 +102,8 @@ struct item {
 	 * (malloc'd); NULL otherwise. */
 	char *listed;
 	/* EV_LINE: the digest; EV_OPEN_ERROR, EV_FILE_ERROR: the name;
-	 * EV_UNSUPPORTED: the tag. */
+	 * EV_UNSUPPORTED: the tag; EV_BAD_LINE: the algorithm cksum's -w
+	 * names. */
 	char text[];
 };
 
@@ -126,6 +127,9 @@ struct checker {
 	/* The file the list is named for, checked instead of the missing
 	 * one its only line names (LISTED, until its item takes it). */
 	char *stem, *listed;
+	/* cksum -c without -a: the algorithm of the last tagged line read,
+	 * which GNU 9.1's -w names in its words ("CRC" before any). */
+	const char *cksum_label;
 	/* --only: which of its names a list held; the lists read, and the
 	 * first one's name. */
 	bool *found;
@@ -524,9 +528,11 @@ static bool next(void *ctx, struct fh_job *job)
 			end_list(k, job);
 			return true;
 		case FH_SHAPE_BAD: {
-			struct item *it = new_item(EV_BAD_LINE, k->list, 0);
+			const char *label = k->cksum_label ? k->cksum_label : "CRC";
+			struct item *it = new_item(EV_BAD_LINE, k->list, strlen(label) + 1);
 
 			it->lineno = k->lineno;
+			strcpy(it->text, label);
 			job->user = it;
 			return true;
 		}
@@ -546,6 +552,8 @@ static bool next(void *ctx, struct fh_job *job)
 		}
 		case FH_SHAPE_OK:
 			k->list->formatted = true;
+			if (l.tagged)
+				k->cksum_label = l.algo->tag;
 			((char *)l.name)[l.namelen] = '\0';
 			if (k->shapes.single)
 				stem_instead(k, &l);
@@ -863,6 +871,8 @@ static void done(void *ctx, struct fh_job *job)
 		} else if (k->c->warn) {
 			const char *label = k->c->label;
 
+			if (!label && fh_gnu_form == FH_FORM_CKSUM)
+				label = it->text;
 			fh_progress_clear();
 			fh_error(0, "%s: %" PRIuMAX ": improperly formatted %s%s"
 				    "checksum line",
