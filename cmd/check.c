@@ -493,7 +493,8 @@ static bool next(void *ctx, struct fh_job *job)
 				job->user = it;
 				return true;
 			}
-			const char *shown = k->is_stdin ? "standard input" : name;
+			const char *shown = !k->is_stdin ? name
+					    : fh_as_xxhsum ? "stdin" : "standard input";
 
 			k->list = new_list(k->c, shown);
 			k->shapes.hashdeep = &k->list->hd;
@@ -606,6 +607,12 @@ static void verdict(struct checker *k, struct item *it, const struct result *r,
 	l->formatted = true;
 	if (err == ENOENT && c->ignore_missing)
 		return;
+	if (err == EISDIR && fh_as_xxhsum) {
+		/* xxhsum 0.8.1 gives up the run at a listed directory. */
+		fh_out_flush();
+		fputs("Error: a failure occurred reading the input file.\n", stderr);
+		exit(EXIT_FAILURE);
+	}
 	if (err && fh_as_xxhsum) {
 		l->unreadable++;
 		if (!c->status_only)
@@ -762,7 +769,8 @@ static bool list_done(const struct cli *c, struct item *it)
 	const char *q = fh_quotef(n->shown, strlen(n->shown));
 
 	fh_progress_clear();
-	if (it->err) {
+	/* xxhsum reads a list it cannot read on (a directory) as ended. */
+	if (it->err && !fh_as_xxhsum) {
 		if (it->err < 0)
 			fh_error(0, "%s: read error", q);
 		else
