@@ -99,7 +99,7 @@ xxhsum -h
 EOF2
 }
 
-@test "as xxhsum: -H's digits and the options after them, -w, --, a leading -, directories, a list on stdin and names with a backslash or CR" {
+@test "as xxhsum: -H's digits and the options after them, -w, --, a leading -, directories, a list on stdin, names with a backslash or CR, and -c --little-endian's untagged lines" {
 	local cmd
 	mkdir dir
 	printf x >'back\slash'
@@ -109,6 +109,12 @@ EOF2
 	printf 'junk\n8cb841db40e6ae83  missing\n' >>x64.l
 	printf '%s  dir\n' "$(xxhsum nine 2>/dev/null | cut -d' ' -f1)" >dir.l
 	xxhsum hi 2>/dev/null >>dir.l
+	{
+		xxhsum --little-endian nine big
+		xxhsum --little-endian -H0 nine
+		xxhsum --little-endian -H2 nine
+		xxhsum nine
+	} >leun.l 2>/dev/null
 	while IFS= read -r cmd; do
 		same_as_xxhsum "$cmd"
 	done <<'EOF2'
@@ -131,6 +137,9 @@ xxhsum -c dir x64.l
 xxhsum -c dir.l
 xxhsum -c < x64.l
 xxhsum -c names.l
+xxhsum -c --little-endian leun.l
+xxhsum --little-endian -c leun.l
+xxhsum -c leun.l
 EOF2
 }
 
