@@ -102,7 +102,8 @@ struct item {
 	 * (malloc'd); NULL otherwise. */
 	char *listed;
 	/* EV_LINE: the digest; EV_OPEN_ERROR, EV_FILE_ERROR: the name;
-	 * EV_UNSUPPORTED: the tag. */
+	 * EV_UNSUPPORTED: the tag; EV_BAD_LINE: the algorithm cksum's -w
+	 * names. */
 	char text[];
 };
 
@@ -126,6 +127,9 @@ struct checker {
 	/* The file the list is named for, checked instead of the missing
 	 * one its only line names (LISTED, until its item takes it). */
 	char *stem, *listed;
+	/* cksum -c without -a: the algorithm of the last tagged line read,
+	 * which GNU 9.1's -w names in its words ("CRC" before any). */
+	const char *cksum_label;
 	/* --only: which of its names a list held; the lists read, and the
 	 * first one's name. */
 	bool *found;
@@ -489,7 +493,8 @@ static bool next(void *ctx, struct fh_job *job)
 				job->user = it;
 				return true;
 			}
-			const char *shown = k->is_stdin ? "standard input" : name;
+			const char *shown = !k->is_stdin ? name
+					    : fh_as_xxhsum ? "stdin" : "standard input";
 
 			k->list = new_list(k->c, shown);
 			k->shapes.hashdeep = &k->list->hd;
@@ -524,9 +529,11 @@ static bool next(void *ctx, struct fh_job *job)
 			end_list(k, job);
 			return true;
 		case FH_SHAPE_BAD: {
-			struct item *it = new_item(EV_BAD_LINE, k->list, 0);
+			const char *label = k->cksum_label ? k->cksum_label : "CRC";
+			struct item *it = new_item(EV_BAD_LINE, k->list, strlen(label) + 1);
 
 			it->lineno = k->lineno;
+			strcpy(it->text, label);
 			job->user = it;
 			return true;
 		}
@@ -546,6 +553,8 @@ static bool next(void *ctx, struct fh_job *job)
 		}
 		case FH_SHAPE_OK:
 			k->list->formatted = true;
+			if (l.tagged)
+				k->cksum_label = l.algo->tag;
 			((char *)l.name)[l.namelen] = '\0';
 			if (k->shapes.single)
 				stem_instead(k, &l);
@@ -598,6 +607,12 @@ static void verdict(struct checker *k, struct item *it, const struct result *r,
 	l->formatted = true;
 	if (err == ENOENT && c->ignore_missing)
 		return;
+	if (err == EISDIR && fh_as_xxhsum) {
+		/* xxhsum 0.8.1 gives up the run at a listed directory. */
+		fh_out_flush();
+		fputs("Error: a failure occurred reading the input file.\n", stderr);
+		exit(EXIT_FAILURE);
+	}
 	if (err && fh_as_xxhsum) {
 		l->unreadable++;
 		if (!c->status_only)
@@ -754,7 +769,8 @@ static bool list_done(const struct cli *c, struct item *it)
 	const char *q = fh_quotef(n->shown, strlen(n->shown));
 
 	fh_progress_clear();
-	if (it->err) {
+	/* xxhsum reads a list it cannot read on (a directory) as ended. */
+	if (it->err && !fh_as_xxhsum) {
 		if (it->err < 0)
 			fh_error(0, "%s: read error", q);
 		else
@@ -863,6 +879,8 @@ static void done(void *ctx, struct fh_job *job)
 		} else if (k->c->warn) {
 			const char *label = k->c->label;
 
+			if (!label && fh_gnu_form == FH_FORM_CKSUM)
+				label = it->text;
 			fh_progress_clear();
 			fh_error(0, "%s: %" PRIuMAX ": improperly formatted %s%s"
 				    "checksum line",
@@ -959,6 +977,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.published = fh_gnu_as == NULL;
 	k->parser.unknown_tags = !fh_gnu_as;
+	k->parser.untagged_le = fh_as_xxhsum && fh_xxh_little_endian;
 	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
 	if (c->expect) {
 		if (!expect_digest(c, &k->expect))

@@ -393,7 +393,7 @@ static void take_option(int opt, struct cli *c, struct args *a)
 	case OPT_STATUS: c->status_only = true; c->quiet = c->warn = false; break;
 	case OPT_STRICT: c->strict = true; break;
 	case OPT_IGNORE_MISSING: c->ignore_missing = true; break;
-	case OPT_TAG: c->tag = true; break;
+	case OPT_TAG: c->tag = true; a->untagged = false; break;
 	case OPT_UNTAGGED: c->tag = false; a->untagged = true; break;
 	case OPT_BASE64: c->base64 = true; break;
 	case OPT_RAW: c->raw = true; break;

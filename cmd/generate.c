@@ -208,13 +208,17 @@ static void done(void *ctx, struct fh_job *job)
 		return;
 	}
 	if (c->sfv) {
-		/* "NAME CRC32": the name as it is, the CRC in upper case. */
+		/* "NAME CRC32": the name as it is, the CRC in upper case;
+		 * standard input is "(stdin)", as RHash names it. */
+		const char *name = strcmp(job->path, "-") == 0 ? "(stdin)" : job->path;
+
+		namelen = strlen(name);
 		if (namelen + 10 > g->line_cap) {
 			free(g->line);
 			g->line_cap = namelen + 10;
 			g->line = fh_xmalloc(g->line_cap);
 		}
-		memcpy(g->line, job->path, namelen);
+		memcpy(g->line, name, namelen);
 		g->line[namelen] = ' ';
 		for (size_t i = 0; i < job->outlen; i++) {
 			g->line[namelen + 1 + 2 * i] = "0123456789ABCDEF"[job->digest[i] >> 4];

@@ -17,6 +17,7 @@
 
 #include "list/checklist.h"
 #include "cli.h"
+#include "xxhsum.h"
 #include "engine/engine.h"
 
 const char *fh_prog = "fhsum";
@@ -291,6 +292,10 @@ void fh_out_status(const char *name, size_t len, const char *what,
 	bool esc = fh_name_needs_escape(name, len) ||
 		   (from && fh_name_needs_escape(from, fromlen));
 	char *esc_buf = NULL;
+
+	/* xxhsum 0.8.1 prints the names as they are. */
+	if (fh_as_xxhsum)
+		esc = false;
 
 	if (status_hook)
 		status_hook();

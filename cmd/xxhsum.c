@@ -7,6 +7,7 @@
  * against Debian's xxhsum 0.8.1 by tests/cli/xxhsum.bats.  Beyond it, -c
  * also reads 0.8.2's "XXH3_HEX  NAME" lines. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,20 +54,32 @@ _Noreturn static void wrong_parameters(void)
 	exit(EXIT_FAILURE);
 }
 
-/* -H's argument: the table's algorithm of that many bits, or of that
- * xxhsum number (0 XXH32, 1 XXH64, 2 XXH128, 3 XXH3). */
-static void select_algorithm(struct cli *c, const char *arg)
+/* -H's number, the digits at ARG (none is 0, as xxhsum reads it): the
+ * table's algorithm of that many bits, or of that xxhsum number (0 XXH32,
+ * 1 XXH64, 2 XXH128, 3 XXH3).  Returns the character after the digits,
+ * where xxhsum reads on for more options ("-H0q"). */
+static const char *select_algorithm(struct cli *c, const char *arg)
 {
-	static const struct { const char *arg; const char *name; } h[] = {
-		{ "0", "xxh32" }, { "32", "xxh32" }, { "1", "xxh64" }, { "64", "xxh64" },
-		{ "2", "xxh128" }, { "128", "xxh128" }, { "3", "xxh3" },
+	static const struct { unsigned n; const char *name; } h[] = {
+		{ 0, "xxh32" }, { 32, "xxh32" }, { 1, "xxh64" }, { 64, "xxh64" },
+		{ 2, "xxh128" }, { 128, "xxh128" }, { 3, "xxh3" },
 	};
+	unsigned n = 0;
 
+	for (; *arg >= '0' && *arg <= '9'; arg++) {
+		/* xxhsum's readU32FromChar refuses a tenth digit this early. */
+		if (n > UINT_MAX / 10 - 1) {
+			fh_out_flush();
+			fputs("Error: numeric value too large \n", stderr);
+			exit(EXIT_FAILURE);
+		}
+		n = n * 10 + (unsigned)(*arg - '0');
+	}
 	for (size_t i = 0; i < sizeof h / sizeof *h; i++)
-		if (strcmp(arg, h[i].arg) == 0) {
+		if (n == h[i].n) {
 			c->algo = fh_algo_by_name(h[i].name);
 			c->label = c->algo->tag;
-			return;
+			return arg;
 		}
 	wrong_parameters();
 }
@@ -74,13 +87,23 @@ static void select_algorithm(struct cli *c, const char *arg)
 int fh_xxhsum_parse(int argc, char **argv, struct cli *c)
 {
 	int files = 1;
+	bool names = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		/* The first name ends the options: the rest are names. */
-		if (files > 1 || a[0] != '-' || a[1] == '\0') {
+		/* The first name, or "--", ends the options: the rest are
+		 * names.  A "-" before them is an empty cluster of options,
+		 * passed over (standard input is read when no name follows). */
+		if (names || a[0] != '-') {
 			argv[files++] = argv[i];
+			names = true;
+			continue;
+		}
+		if (a[1] == '\0')
+			continue;
+		if (strcmp(a, "--") == 0) {
+			names = true;
 			continue;
 		}
 		if (a[1] == '-') {
@@ -100,11 +123,11 @@ int fh_xxhsum_parse(int argc, char **argv, struct cli *c)
 			switch (*p) {
 			case 'c': c->check = true; break;
 			case 'q': c->quiet = true; break;
+			case 'w': c->warn = true; break;
 			case 'h': fh_xxhsum_help();
 			case 'V': fh_version(); exit(EXIT_SUCCESS);
 			case 'H':
-				select_algorithm(c, p + 1);
-				p += strlen(p) - 1;
+				p = select_algorithm(c, p + 1) - 1;
 				break;
 			default: wrong_parameters();
 			}
@@ -166,6 +189,10 @@ size_t fh_xxhsum_line(char *out, const struct fh_algo *algo, const uint8_t *dige
 void fh_xxhsum_open_error(const char *name, int err, bool list)
 {
 	fh_out_flush();
+	if (err == EISDIR && !list) {
+		fprintf(stderr, "%s: %s: Is a directory \n", fh_prog, name);
+		return;
+	}
 	fprintf(stderr, "Error: Could not open '%s': %s%s\n", name, fh_strerror(err),
 		list ? "" : ". ");
 }

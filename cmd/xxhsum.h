@@ -23,7 +23,8 @@ _Noreturn void fh_xxhsum_help(void);
 size_t fh_xxhsum_line(char *out, const struct fh_algo *algo, const uint8_t *digest,
 		      size_t outlen, const char *name, bool tag);
 /* "Error: Could not open 'NAME': REASON" on stderr (". " after it for an
- * operand, as xxhsum writes it). */
+ * operand, as xxhsum writes it); "xxhsum: NAME: Is a directory " for an
+ * operand that is one. */
 void fh_xxhsum_open_error(const char *name, int err, bool list);
 /* A listed file that could not be read, on stdout:
  * "LIST:LINENO: Could not open or read 'NAME': REASON." */

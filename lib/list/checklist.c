@@ -64,6 +64,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->list_is_stdin = false;
 	p->published = false;
 	p->tags_only = false;
+	p->untagged_le = false;
 	p->reversed = -1;
 	p->ndeclared = 0;
 	p->next_algo = NULL;
@@ -700,8 +701,11 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	}
 	else if (p->tags_only && !p->algo)
 		kind = FH_LINE_BAD;
-	else
+	else {
 		kind = parse_untagged(p, line + i, len - i, escaped, out);
+		if (kind == FH_LINE_OK && p->untagged_le && !out->base64)
+			reverse_hex((char *)out->digest, out->digestlen);
+	}
 	p->next_algo = NULL; /* a metadata line's word is its line's alone */
 	/* Where tags rule (no -a, not GNU's program), a tag of an algorithm
 	 * the table lacks is said as such: a BLAKE2b list is not corrupt. */

@@ -29,6 +29,9 @@ struct fh_list_parser {
 	/* Lists as projects publish them (fhsum's own name, never a GNU
 	 * one): OpenSSL 3's names of algorithms in tags ("SHA2-256(f)= "). */
 	bool published;
+	/* xxhsum --little-endian: untagged digests are written least
+	 * significant byte first. */
+	bool untagged_le;
 	/* As GNU cksum without -a: an untagged digest line is improper (a
 	 * tag, or the form of cksum's and sum's lines, must say). */
 	bool tags_only;

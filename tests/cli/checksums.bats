@@ -92,6 +92,25 @@ EOF2
 	same_as_gnu 'cksum -a sha256 -c untagged'
 }
 
+@test "cksum: the last of --tag and --untagged wins; -c -w without -a names the last tagged line's algorithm, CRC before any, as GNU 9.1" {
+	{
+		echo garbage
+		cksum -a md5 nine
+		echo garbage
+		cksum -a sha1 hi
+		echo garbage
+		cksum -a blake2b -l 128 nine
+		echo garbage
+	} >mixed
+	printf 'garbage\n' >bad
+	same_as_gnu 'cksum -a md5 --untagged --tag nine'
+	same_as_gnu 'cksum --untagged --tag nine'
+	same_as_gnu 'cksum -a md5 --tag --untagged nine'
+	same_as_gnu 'cksum -c -w mixed'
+	same_as_gnu 'cksum -c -w bad mixed bad'
+	same_as_gnu 'cksum -a md5 -c -w mixed'
+}
+
 @test "-c reads the lists GNU cksum, sum and sum -s write (GNU refuses), settling their algorithm by content" {
 	cksum nine hi big >crc.list
 	sum nine hi big >bsd.list

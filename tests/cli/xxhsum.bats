@@ -99,6 +99,50 @@ xxhsum -h
 EOF2
 }
 
+@test "as xxhsum: -H's digits and the options after them, -w, --, a leading -, directories, a list on stdin, names with a backslash or CR, and -c --little-endian's untagged lines" {
+	local cmd
+	mkdir dir
+	printf x >'back\slash'
+	printf y >$'c\rr'
+	xxhsum nine 'back\slash' $'c\rr' >names.l 2>/dev/null
+	xxhsum nine hi >x64.l 2>/dev/null
+	printf 'junk\n8cb841db40e6ae83  missing\n' >>x64.l
+	printf '%s  dir\n' "$(xxhsum nine 2>/dev/null | cut -d' ' -f1)" >dir.l
+	xxhsum hi 2>/dev/null >>dir.l
+	{
+		xxhsum --little-endian nine big
+		xxhsum --little-endian -H0 nine
+		xxhsum --little-endian -H2 nine
+		xxhsum nine
+	} >leun.l 2>/dev/null
+	while IFS= read -r cmd; do
+		same_as_xxhsum "$cmd"
+	done <<'EOF2'
+xxhsum -H nine
+xxhsum -H0q nine
+xxhsum -H3q nine
+xxhsum -H064 nine
+xxhsum -H32x nine
+xxhsum -H99999999999 nine
+xxhsum -- nine
+xxhsum -- -H3
+xxhsum - nine < hi
+xxhsum - < hi
+xxhsum -c -w x64.l
+xxhsum -cw x64.l
+xxhsum dir
+xxhsum nine dir hi
+xxhsum -c dir
+xxhsum -c dir x64.l
+xxhsum -c dir.l
+xxhsum -c < x64.l
+xxhsum -c names.l
+xxhsum -c --little-endian leun.l
+xxhsum --little-endian -c leun.l
+xxhsum -c leun.l
+EOF2
+}
+
 @test "XXH128's untagged lines are not MD5's, nor XXH32's CRC-32's: settled by content" {
 	xxhsum -H2 nine hi big >x128.l
 	xxhsum -H0 nine hi big >x32.l
