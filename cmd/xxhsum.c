@@ -5,7 +5,8 @@
  * XXH3 tagged as 0.8.1 writes it, --little-endian's reversed digests and
  * "_LE" tags) and its words, on stdout where it writes them.  Checked
  * against Debian's xxhsum 0.8.1 by tests/cli/xxhsum.bats.  Beyond it, -c
- * also reads 0.8.2's "XXH3_HEX  NAME" lines. */
+ * also reads 0.8.2's "XXH3_HEX  NAME" lines, and a listed directory is
+ * one file that could not be read, where 0.8.1 gives up the whole run. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
