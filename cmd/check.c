@@ -959,6 +959,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	fh_list_parser_init(&k->parser, c->algo, c->group, c->check_outlen);
 	k->parser.published = fh_gnu_as == NULL;
 	k->parser.unknown_tags = !fh_gnu_as;
+	k->parser.hex_only = fh_gnu_as != NULL;
 	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
 	if (c->expect) {
 		if (!expect_digest(c, &k->expect))

@@ -132,6 +132,28 @@ gen_same() {
 	IN=l512 same_as b2sum -c
 }
 
+@test "blake: under GNU names -c reads hex digests alone: a base64 one is improper, as in 9.1" {
+	need b2sum
+	need sha256sum
+	local b64='import base64, sys; print(base64.b64encode(bytes.fromhex(sys.stdin.read().split()[0])).decode())'
+	local d
+	d=$(b2sum f | python3 -c "$b64") || skip "python3 not available"
+	printf '%s  f\n' "$d" >u512
+	printf 'BLAKE2b (f) = %s\n' "$d" >t512
+	d=$(b2sum -l 24 f | python3 -c "$b64")
+	printf '%s  f\n' "$d" >u24
+	printf 'more junk\n' >junk
+	d=$(sha256sum f | python3 -c "$b64")
+	printf '%s  f\n' "$d" >s256
+	same_as b2sum -c u512
+	same_as b2sum -c t512
+	same_as b2sum -c -w u24 junk
+	same_as sha256sum -c s256
+	# fhsum's own name reads base64 (fhsum(1)).
+	run fhsum -c u512 t512 s256
+	[ "$status" = 0 ] || fail "fhsum -c: $status: $output"
+}
+
 @test "blake: the b3sum link is b3sum: generation, --length, --no-names, --raw, threads, mmap" {
 	need b3sum
 	same_as b3sum f empty big chunk1 'we\ird'
