@@ -204,6 +204,32 @@ gen_same() {
 	IN=list same_as b3sum -c
 }
 
+@test "blake: the b3sum link, as b3sum, reads a closed stdin as empty and writes to a closed stdout" {
+	need b3sum
+	local run bad=0
+	b3sum f >list
+	for run in "" "-" "f -" "-c" "-c list"; do
+		# shellcheck disable=SC2086
+		capture want b3sum $run <&-
+		# shellcheck disable=SC2086
+		capture got fhsum_as b3sum $run <&-
+		compare_runs "b3sum $run <&-" want got || bad=1
+	done
+	# (Not through capture, which gives the command a standard output.)
+	local rc_want rc_got
+	for run in "f" "-c list" "f nonexistent"; do
+		rc_want=0 rc_got=0
+		# shellcheck disable=SC2086
+		b3sum $run >&- 2>want.err || rc_want=$?
+		# shellcheck disable=SC2086
+		fhsum_as b3sum $run >&- 2>got.err || rc_got=$?
+		[ "$rc_want" = "$rc_got" ] && cmp -s want.err got.err && continue
+		fail "b3sum $run >&-: exit $rc_got, b3sum $rc_want" "$(cat got.err)" "b3sum:" "$(cat want.err)"
+		bad=1
+	done
+	return $bad
+}
+
 @test "blake: the b3sum link's --tag writes BSD lines, and -c reads them back, as b3sum 1.7 does" {
 	need b3sum
 	local h w
