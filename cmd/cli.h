@@ -106,8 +106,10 @@ extern bool fh_stdin_read;
  * for the other direction (standard input write-only...), so that no file
  * the run opens lands there and a read of a closed standard input or a
  * write to a closed standard output fails with EBADF as it would have.
- * Call it first thing. */
-void fh_std_fds_open(void);
+ * USABLE (b3sum, whose Rust runtime does so): open for both directions
+ * instead, so that a closed standard input reads as empty and a closed
+ * standard output takes what is written.  Call it first thing. */
+void fh_std_fds_open(bool usable);
 /* At exit: closes standard input if it was read and reports a failure
  * ("PROG: standard input: Bad file descriptor" when it was closed), as
  * GNU md5sum does.  Returns false after such a report. */

@@ -834,8 +834,9 @@ int main(int argc, char **argv)
 	uint64_t max_bytes;
 	double max_time;
 	int status;
+	bool b3sum = fh_b3sum_program(argc, argv);
 
-	fh_std_fds_open();
+	fh_std_fds_open(b3sum);
 	setlocale(LC_ALL, "");
 	fh_out_init();
 	atexit(close_stdout);
@@ -844,7 +845,7 @@ int main(int argc, char **argv)
 	a.only = fh_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a.only);
 	c.only = a.only;
 	fh_exclude_init(&exclude);
-	if (fh_b3sum_program(argc, argv))
+	if (b3sum)
 		return fh_b3sum(argc, argv);
 	argc = parse(argc, argv, &c, &a);
 	if ((status = check(&c, &a, &max_bytes, &max_time)) != 0)

@@ -39,20 +39,32 @@ static void help_algorithms(void)
 }
 
 /* --help under a GNU name: that program's options, which are all the
- * run takes. */
+ * run takes, in md5sum 9.1's words and columns; only the last paragraph,
+ * GNU's addresses there, is fhsum's own. */
 static void gnu_usage(void)
 {
+	const struct fh_algo_row *r = fh_algo_row_by_program(fh_prog);
+	bool blake2 = r && r->algo.xof;
+	/* The standard each program's --help cites. */
+	const char *spec = !r ? "" : blake2 ? "RFC 7693"
+			 : strcmp(fh_prog, "md5sum") == 0 ? "RFC 1321"
+			 : strcmp(fh_prog, "sha1sum") == 0 ? "FIPS-180-1"
+			 : strcmp(fh_prog, "sha224sum") == 0 ? "RFC 3874" : "FIPS-180-2";
+
 	printf("Usage: %s [OPTION]... [FILE]...\n", fh_prog);
-	printf("Print or check %s checksums.\n", fh_gnu_as);
+	printf("Print or check %s (%d-bit) checksums.\n", fh_gnu_as,
+	       r ? 8 * (int)r->algo.digest_bytes : 0);
 	fputs("\
 \n\
-With no FILE, or when FILE is -, read standard input.\n\
+With no FILE, or when FILE is -, read standard input.\n", stdout);
+	if (blake2)
+		fputs("\
 \n\
+Mandatory arguments to long options are mandatory for short options too.\n", stdout);
+	fputs("\
   -b, --binary          read in binary mode\n\
   -c, --check           read checksums from the FILEs and check them\n", stdout);
-	const struct fh_algo_row *r = fh_algo_row_by_program(fh_prog);
-
-	if (r && r->algo.xof)
+	if (blake2)
 		fputs("\
   -l, --length=BITS     digest length in bits; must not exceed the max for\n\
                           the blake2 algorithm and must be a multiple of 8\n", stdout);
@@ -60,7 +72,7 @@ With no FILE, or when FILE is -, read standard input.\n\
       --tag             create a BSD-style checksum\n\
   -t, --text            read in text mode (default)\n\
   -z, --zero            end each output line with NUL, not newline,\n\
-                        and disable file name escaping\n\
+                          and disable file name escaping\n\
 \n\
 The following five options are useful only when verifying checksums:\n\
       --ignore-missing  don't fail or report status for missing files\n\
@@ -69,8 +81,17 @@ The following five options are useful only when verifying checksums:\n\
       --strict          exit non-zero for improperly formatted checksum lines\n\
   -w, --warn            warn about improperly formatted checksum lines\n\
 \n\
-      --help            display this help and exit\n\
-      --version         output version information and exit\n\
+      --help        display this help and exit\n\
+      --version     output version information and exit\n\
+\n", stdout);
+	printf("The sums are computed as described in %s.\n", spec);
+	fputs("\
+When checking, the input should be a former output of this program.\n\
+The default mode is to print a line with: checksum, a space,\n\
+a character indicating input mode ('*' for binary, ' ' for text\n\
+or where binary is insignificant), and name for each FILE.\n\
+\n\
+Note: There is no difference between binary mode and text mode on GNU systems.\n\
 \n\
 This is fhsum under a GNU name: it takes that program's options only, and\n\
 abbreviations of them as GNU does.  Run it as fhsum for its own options\n\

@@ -74,19 +74,22 @@ static const char *err_text(int err)
 	return strerror(err);
 }
 
-void fh_std_fds_open(void)
+void fh_std_fds_open(bool usable)
 {
 	for (int fd = 0; fd <= 2; fd++) {
 		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
 			continue;
 		/* The lowest free descriptor is FD itself. */
-		int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		int got = open("/dev/null", usable ? O_RDWR
+					    : fd == 0 ? O_WRONLY : O_RDONLY);
 
 		if (got != fd) {
 			if (got >= 0)
 				close(got);
 			continue;
 		}
+		if (usable)
+			continue;
 		if (fd == 0)
 			stdin_closed = true;
 		if (fd == 1)

@@ -69,6 +69,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->ndeclared = 0;
 	p->next_algo = NULL;
 	p->unknown_tags = false;
+	p->hex_only = false;
 }
 
 const struct fh_algo *fh_list_declared(const struct fh_list_parser *p,
@@ -225,7 +226,7 @@ static bool take_digest(const struct fh_list_parser *p, const struct fh_algo *a,
 	if (hex_run(s, n) == n && n % 2 == 0 && outlen_fits(p, a, want, n / 2)) {
 		out->base64 = false;
 		out->outlen = n / 2;
-	} else if ((bytes = base64_bytes(s, n)) != 0 &&
+	} else if (!p->hex_only && (bytes = base64_bytes(s, n)) != 0 &&
 		   outlen_fits(p, a, want, bytes)) {
 		out->base64 = true;
 		out->outlen = bytes;
@@ -453,7 +454,7 @@ static const struct fh_algo *algo_by_digest(const struct fh_list_parser *p,
 
 	if (hex_run(s, n) == n && n % 2 == 0)
 		a = of_bytes(p, n / 2);
-	if (!a && (bytes = base64_bytes(s, n)) != 0)
+	if (!a && !p->hex_only && (bytes = base64_bytes(s, n)) != 0)
 		a = of_bytes(p, bytes);
 	return a;
 }

@@ -53,6 +53,10 @@ struct fh_list_parser {
 	 * improper.  Off for GNU's behaviour, where such a line is improper
 	 * (fh_list_parser_init clears it). */
 	bool unknown_tags;
+	/* Digests in hex alone, never base64: GNU md5sum..b2sum and cksum
+	 * 9.1 and xxhsum, which read no base64 (fh_list_parser_init clears
+	 * it). */
+	bool hex_only;
 };
 
 enum fh_line_kind {

@@ -132,6 +132,28 @@ gen_same() {
 	IN=l512 same_as b2sum -c
 }
 
+@test "blake: under GNU names -c reads hex digests alone: a base64 one is improper, as in 9.1" {
+	need b2sum
+	need sha256sum
+	local b64='import base64, sys; print(base64.b64encode(bytes.fromhex(sys.stdin.read().split()[0])).decode())'
+	local d
+	d=$(b2sum f | python3 -c "$b64") || skip "python3 not available"
+	printf '%s  f\n' "$d" >u512
+	printf 'BLAKE2b (f) = %s\n' "$d" >t512
+	d=$(b2sum -l 24 f | python3 -c "$b64")
+	printf '%s  f\n' "$d" >u24
+	printf 'more junk\n' >junk
+	d=$(sha256sum f | python3 -c "$b64")
+	printf '%s  f\n' "$d" >s256
+	same_as b2sum -c u512
+	same_as b2sum -c t512
+	same_as b2sum -c -w u24 junk
+	same_as sha256sum -c s256
+	# fhsum's own name reads base64 (fhsum(1)).
+	run fhsum -c u512 t512 s256
+	[ "$status" = 0 ] || fail "fhsum -c: $status: $output"
+}
+
 @test "blake: the b3sum link is b3sum: generation, --length, --no-names, --raw, threads, mmap" {
 	need b3sum
 	same_as b3sum f empty big chunk1 'we\ird'
@@ -180,6 +202,32 @@ gen_same() {
 	same_as b3sum -c --no-names list
 	same_as b3sum -c --length 8 list
 	IN=list same_as b3sum -c
+}
+
+@test "blake: the b3sum link, as b3sum, reads a closed stdin as empty and writes to a closed stdout" {
+	need b3sum
+	local run bad=0
+	b3sum f >list
+	for run in "" "-" "f -" "-c" "-c list"; do
+		# shellcheck disable=SC2086
+		capture want b3sum $run <&-
+		# shellcheck disable=SC2086
+		capture got fhsum_as b3sum $run <&-
+		compare_runs "b3sum $run <&-" want got || bad=1
+	done
+	# (Not through capture, which gives the command a standard output.)
+	local rc_want rc_got
+	for run in "f" "-c list" "f nonexistent"; do
+		rc_want=0 rc_got=0
+		# shellcheck disable=SC2086
+		b3sum $run >&- 2>want.err || rc_want=$?
+		# shellcheck disable=SC2086
+		fhsum_as b3sum $run >&- 2>got.err || rc_got=$?
+		[ "$rc_want" = "$rc_got" ] && cmp -s want.err got.err && continue
+		fail "b3sum $run >&-: exit $rc_got, b3sum $rc_want" "$(cat got.err)" "b3sum:" "$(cat want.err)"
+		bad=1
+	done
+	return $bad
 }
 
 @test "blake: the b3sum link's --tag writes BSD lines, and -c reads them back, as b3sum 1.7 does" {

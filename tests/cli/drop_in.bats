@@ -461,3 +461,16 @@ PROG: WARNING: 1 listed file could not be read
 PROG: write error: No space left on device" || bad=1
 	return $bad
 }
+
+@test "--help under GNU names is GNU 9.1's, column for column, but for its last paragraph" {
+	local name bad=0
+	for name in md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum; do
+		command -v "$name" >/dev/null || continue
+		"$name" --help | head -n -4 >gnu.out
+		fhsum_as "$name" --help | head -n -3 >our.out
+		cmp -s gnu.out our.out && continue
+		diff -u --label GNU --label fhsum gnu.out our.out >&2
+		bad=1
+	done
+	return $bad
+}
