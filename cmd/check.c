@@ -973,6 +973,7 @@ bool fh_check(const struct cli *c, struct operands *ops)
 	k->parser.unknown_tags = !fh_gnu_as;
 	k->parser.untagged_le = fh_as_xxhsum && fh_xxh_little_endian;
 	k->parser.hex_only = fh_gnu_as != NULL;
+	k->parser.xxhsum_lines = fh_as_xxhsum;
 	k->found = fh_xcalloc(c->nonly ? c->nonly : 1, sizeof *k->found);
 	if (c->expect) {
 		if (!expect_digest(c, &k->expect))

@@ -70,6 +70,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->next_algo = NULL;
 	p->unknown_tags = false;
 	p->hex_only = false;
+	p->xxhsum_lines = false;
 }
 
 const struct fh_algo *fh_list_declared(const struct fh_list_parser *p,
@@ -640,6 +641,78 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	return FH_LINE_OK;
 }
 
+/* A line as xxhsum 0.8.1's parseLine reads it.  It is a C string there,
+ * ended by its first NUL.  Its first space ends the digest, "HEX  NAME",
+ * and the byte after that space is skipped whatever it is ("HEX *NAME",
+ * and "HEX xNAME" too, name NAME); or, when a '(' follows it, the tag,
+ * "TAG (NAME) = HEX", the name running to the line's last space, which
+ * must follow ") =".  Nothing else is special: blank lines, '#', a
+ * leading blank or '\', tabs and a CR are as any other byte, so most
+ * make the line improper and an untagged line's CR is its name's.  Any
+ * tag is XXH64's but for those starting "XXH3", "XXH32" or "XXH128", and
+ * one holding "_LE" is little-endian whatever --little-endian says. */
+static enum fh_line_kind xxhsum_line(const struct fh_list_parser *p,
+				     char *line, size_t len,
+				     struct fh_list_line *out)
+{
+	/* In xxhsum's order: a later prefix wins ("XXH32" over "XXH3"). */
+	static const struct {
+		const char *prefix;
+		enum fh_algo_id id;
+	} tags[] = {
+		{ "XXH3", FH_XXH3 }, { "XXH32", FH_XXH32 },
+		{ "XXH64", FH_XXH64 }, { "XXH128", FH_XXH128 },
+	};
+	enum fh_algo_id id = FH_XXH64;
+	const struct fh_algo *a;
+	const char *nul = memchr(line, '\0', len);
+	size_t sp = 0, last, hex = 0, n, end;
+	bool le = p->untagged_le;
+
+	if (nul)
+		len = (size_t)(nul - line);
+	while (sp < len && line[sp] != ' ')
+		sp++;
+	if (sp + 1 >= len)
+		return FH_LINE_BAD;
+	end = len;
+	if (line[sp + 1] == '(') {
+		for (last = len - 1; line[last] != ' '; last--)
+			;
+		if (last - sp < 5 || memcmp(line + last - 3, ") =", 3) != 0)
+			return FH_LINE_BAD;
+		for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++)
+			if (strlen(tags[t].prefix) <= sp &&
+			    memcmp(line, tags[t].prefix, strlen(tags[t].prefix)) == 0)
+				id = tags[t].id;
+		le = false;
+		for (size_t t = 0; t + 3 <= sp; t++)
+			le |= memcmp(line + t, "_LE", 3) == 0;
+		hex = last + 1;
+		n = len - hex;
+		end = last - 3;
+		out->tagged = true;
+	} else {
+		n = sp;
+		if (n == 8)
+			id = FH_XXH32;
+		else if (n == 32)
+			id = FH_XXH128;
+	}
+	a = fh_algo_get(id);
+	if (n != 2 * (size_t)a->digest_bytes || hex_run(line + hex, n) != n)
+		return FH_LINE_BAD;
+	if (le)
+		reverse_hex(line + hex, n);
+	out->algo = a;
+	out->digest = line + hex;
+	out->digestlen = n;
+	out->outlen = n / 2;
+	out->name = line + sp + 2;
+	out->namelen = end - (sp + 2);
+	return FH_LINE_OK;
+}
+
 enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 				size_t len, struct fh_list_line *out)
 {
@@ -650,6 +723,10 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	bool anylen = false, le = false;
 
 	memset(out, 0, sizeof *out);
+	if (p->xxhsum_lines) {
+		kind = xxhsum_line(p, line, len, out);
+		goto done;
+	}
 	/* GNU looks for '#' before it strips the CR, and only in column 1. */
 	if (len > 7 && memcmp(line, "#fhsum ", 7) == 0 && !p->algo) {
 		fhsum_line(p, line, len);

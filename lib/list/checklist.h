@@ -57,6 +57,11 @@ struct fh_list_parser {
 	 * 9.1 and xxhsum, which read no base64 (fh_list_parser_init clears
 	 * it). */
 	bool hex_only;
+	/* Lines as xxhsum 0.8.1 reads them, and nothing else: for -c
+	 * through the xxhsum link, whose counts of improper lines (and so
+	 * --strict's status) must be xxhsum's (fh_list_parser_init clears
+	 * it). */
+	bool xxhsum_lines;
 };
 
 enum fh_line_kind {
@@ -103,8 +108,9 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 			 const struct fh_algo_row *group, size_t outlen);
 
 /* Parses one line of a list.  LINE holds LEN bytes with the '\n' already
- * removed (a trailing '\r' is removed here); it is modified in place (names
- * are unescaped into it) and OUT points into it.  Returns the line's kind. */
+ * removed (a trailing '\r' is removed here, but for xxhsum_lines, where it
+ * is the line's as any byte); it is modified in place (names are unescaped
+ * into it) and OUT points into it.  Returns the line's kind. */
 enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 				size_t len, struct fh_list_line *out);
 

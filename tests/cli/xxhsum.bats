@@ -148,6 +148,47 @@ EOF2
 		[[ $output == *"hi: OK"* ]] || fail "$output"
 }
 
+@test "as xxhsum, -c reads lines as xxhsum 0.8.1 does: blank lines, '#', a leading blank or '\\', a tab, '=  ' and a tagged CRLF improper; an untagged CR the name's; one space skipping a byte; a lowercase tag" {
+	local cmd h a
+	printf x >a
+	printf y >$'a\r'
+	h=$(xxhsum nine 2>/dev/null | cut -d' ' -f1)
+	a=$(xxhsum a 2>/dev/null | cut -d' ' -f1)
+	{
+		xxhsum nine hi
+		printf '\n# comment\n#\n\\%s  nine\n %s  nine\n%s\tnine\n' "$h" "$h" "$h"
+		printf 'XXH64 (nine) =  %s\nXXH64 (nine) = %s\r\n%s  a\r\n' "$h" "$h" "$a"
+		printf '%s a\n%s xa\nxxh64 (nine) = %s\n' "$a" "$a" "$h"
+		xxhsum --tag hi
+		xxhsum -H0 nine
+		xxhsum -H1 hi
+		xxhsum -H2 nine
+		xxhsum -H3 hi
+		xxhsum --tag -H0 hi
+	} >mixed.l 2>/dev/null
+	# Good lines but for a blank one and a comment: --strict's status.
+	{ xxhsum nine; printf '\n# comment\n'; xxhsum --tag -H2 hi; } >blank.l 2>/dev/null
+	printf '\n# only comments\n' >none.l
+	while IFS= read -r cmd; do
+		same_as_xxhsum "$cmd"
+	done <<'EOF2'
+xxhsum -c mixed.l
+xxhsum -c -q mixed.l
+xxhsum -c --quiet mixed.l
+xxhsum -c --status mixed.l
+xxhsum -c --strict mixed.l
+xxhsum -c -w mixed.l
+xxhsum -c --warn --strict -q mixed.l
+xxhsum -c < mixed.l
+xxhsum -c blank.l
+xxhsum -c --strict blank.l
+xxhsum -c --strict --status blank.l
+xxhsum -c -w blank.l
+xxhsum -c none.l
+xxhsum -c -w none.l
+EOF2
+}
+
 @test "XXH128's untagged lines are not MD5's, nor XXH32's CRC-32's: settled by content" {
 	xxhsum -H2 nine hi big >x128.l
 	xxhsum -H0 nine hi big >x32.l
