@@ -224,6 +224,8 @@ bool fh_cli_algorithm_of_program(struct cli *c)
 		fh_gnu_as = r->algo.tag;
 		fh_gnu_form = r->form;
 		fh_as_xxhsum = r->xxhsum;
+		/* xxhsum 0.8.1 prints the names of -c's lines as they are. */
+		fh_out_status_raw = r->xxhsum;
 	}
 	return fh_gnu_as != NULL;
 }

@@ -153,6 +153,9 @@ void fh_out_discard(void);
 void fh_out_status(const char *name, size_t len, const char *what,
 		   const char *from, size_t fromlen);
 void fh_out_on_status(void (*hook)(void));
+/* Status lines print their names as they are, unescaped (xxhsum's; set
+ * where the program's name is settled). */
+extern bool fh_out_status_raw;
 
 /* JSON Lines (json.c): one object a line, its keys in the order given.
  * A name that is not UTF-8 goes as KEY_base64 ("name_base64"), its bytes

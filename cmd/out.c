@@ -17,7 +17,6 @@
 
 #include "list/checklist.h"
 #include "cli.h"
-#include "xxhsum.h"
 #include "engine/engine.h"
 
 const char *fh_prog = "fhsum";
@@ -284,6 +283,8 @@ void fh_error(int errnum, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+bool fh_out_status_raw;
+
 void fh_out_on_status(void (*hook)(void))
 {
 	status_hook = hook;
@@ -296,8 +297,7 @@ void fh_out_status(const char *name, size_t len, const char *what,
 		   (from && fh_name_needs_escape(from, fromlen));
 	char *esc_buf = NULL;
 
-	/* xxhsum 0.8.1 prints the names as they are. */
-	if (fh_as_xxhsum)
+	if (fh_out_status_raw)
 		esc = false;
 
 	if (status_hook)
