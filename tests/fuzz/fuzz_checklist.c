@@ -246,6 +246,47 @@ static void run(const uint8_t *data, size_t size, size_t c, int latch,
 	}
 }
 
+/* The lines through the xxhsum link (xxhsum_lines): xxhsum's own rules,
+ * which neither skip nor round-trip as GNU's do, but whose every line the
+ * parser takes points inside it: an xxHash digest in hex, its name before
+ * it when tagged, after it when not. */
+static void run_xxhsum(const uint8_t *data, size_t size, bool le)
+{
+	struct fh_list_parser p;
+	size_t start = 0;
+
+	fh_list_parser_init(&p, NULL, NULL, 0);
+	p.xxhsum_lines = true;
+	p.untagged_le = le;
+	while (start < size) {
+		const uint8_t *nl = memchr(data + start, '\n', size - start);
+		size_t end = nl ? (size_t)(nl - data) : size;
+		size_t len = end - start;
+		char *buf = malloc(len ? len : 1);
+		struct fh_list_line l;
+		enum fh_line_kind kind;
+
+		CHECK(buf);
+		memcpy(buf, data + start, len);
+		kind = fh_list_parse(&p, buf, len, &l);
+		CHECK(kind == FH_LINE_OK || kind == FH_LINE_BAD);
+		if (kind == FH_LINE_OK) {
+			CHECK(l.algo && l.algo->family == FH_FAMILY_XXH);
+			CHECK(l.outlen == (size_t)l.algo->digest_bytes);
+			CHECK(l.digestlen == 2 * l.outlen && !l.base64);
+			CHECK(l.digest >= buf && l.digest + l.digestlen <= buf + len);
+			for (size_t i = 0; i < l.digestlen; i++)
+				CHECK(is_hex(l.digest[i]));
+			CHECK(l.name >= buf && l.name + l.namelen <= buf + len);
+			CHECK(l.tagged ? l.name + l.namelen < l.digest
+				       : l.name >= l.digest + l.digestlen);
+			CHECK(memchr(l.name, '\0', l.namelen) == NULL);
+		}
+		free(buf);
+		start = end + 1;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -256,5 +297,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (configs[c].algo == NOALGO && !configs[c].group)
 				run(data, size, c, latch, true);
 		}
+	run_xxhsum(data, size, false);
+	run_xxhsum(data, size, true);
 	return 0;
 }
