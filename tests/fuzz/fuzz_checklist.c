@@ -193,8 +193,52 @@ static void check_unsupported(const struct fh_list_parser *p, const char *buf,
 	CHECK(memchr(l->name, '\0', l->namelen) == NULL);
 }
 
+/* A line through the xxhsum link (xxhsum_lines): xxhsum's own rules,
+ * which neither skip nor round-trip as GNU's do, but whose every line the
+ * parser takes points inside it: an xxHash digest in hex, its name before
+ * it when tagged, after it when not. */
+static void check_xxhsum(const char *buf, size_t len, enum fh_line_kind kind,
+			 const struct fh_list_line *l)
+{
+	CHECK(kind == FH_LINE_OK || kind == FH_LINE_BAD);
+	if (kind != FH_LINE_OK)
+		return;
+	CHECK(l->algo && l->algo->family == FH_FAMILY_XXH);
+	CHECK(l->outlen == (size_t)l->algo->digest_bytes);
+	CHECK(l->digestlen == 2 * l->outlen && !l->base64);
+	CHECK(l->digest >= buf && l->digest + l->digestlen <= buf + len);
+	for (size_t i = 0; i < l->digestlen; i++)
+		CHECK(is_hex(l->digest[i]));
+	CHECK(l->name >= buf && l->name + l->namelen <= buf + len);
+	CHECK(l->tagged ? l->name + l->namelen < l->digest
+			: l->name >= l->digest + l->digestlen);
+	CHECK(memchr(l->name, '\0', l->namelen) == NULL);
+}
+
+/* The next of getline's lines of DATA, from *START (a final line without
+ * '\n' counts, an empty tail after the last '\n' does not), copied into
+ * a buffer of its own for the caller to free, its length into *LEN;
+ * *START moves past it. */
+static char *next_line(const uint8_t *data, size_t size, size_t *start,
+		       size_t *len)
+{
+	const uint8_t *nl = memchr(data + *start, '\n', size - *start);
+	size_t end = nl ? (size_t)(nl - data) : size;
+	char *buf;
+
+	*len = end - *start;
+	buf = malloc(*len ? *len : 1);
+	CHECK(buf);
+	memcpy(buf, data + *start, *len);
+	*start = end + 1;
+	return buf;
+}
+
+/* The lines of DATA under configs[C], GNU's reversed-form latch LATCH
+ * and UNKNOWN (unknown_tags); with XXH 1 or 2, through the xxhsum link's
+ * rules instead (2: --little-endian). */
 static void run(const uint8_t *data, size_t size, size_t c, int latch,
-		bool unknown)
+		bool unknown, int xxh)
 {
 	struct fh_list_parser p;
 	size_t start = 0;
@@ -207,27 +251,28 @@ static void run(const uint8_t *data, size_t size, size_t c, int latch,
 	p.list_is_stdin = configs[c].is_stdin;
 	p.reversed = latch;
 	p.unknown_tags = unknown;
+	p.xxhsum_lines = xxh != 0;
+	p.untagged_le = xxh == 2;
 
-	/* getline's lines: a final line without '\n' counts, an empty tail
-	 * after the last '\n' does not. */
 	while (start < size) {
-		const uint8_t *nl = memchr(data + start, '\n', size - start);
-		size_t end = nl ? (size_t)(nl - data) : size;
-		size_t len = end - start;
-		char *buf = malloc(len ? len : 1);
+		size_t len;
+		char *buf = next_line(data, size, &start, &len);
 		struct fh_list_line l;
 		enum fh_line_kind kind;
 		int before = p.reversed;
 
-		CHECK(buf);
-		memcpy(buf, data + start, len);
 		kind = fh_list_parse(&p, buf, len, &l);
+		if (xxh) {
+			check_xxhsum(buf, len, kind, &l);
+			free(buf);
+			continue;
+		}
 		CHECK(p.reversed == before || before == -1);
 		CHECK(p.reversed >= -1 && p.reversed <= 1);
 		switch (kind) {
 		case FH_LINE_SKIP:
-			CHECK(len == 0 || data[start] == '#' ||
-			      (len == 1 && data[start] == '\r'));
+			CHECK(len == 0 || buf[0] == '#' ||
+			      (len == 1 && buf[0] == '\r'));
 			CHECK(p.reversed == before);
 			break;
 		case FH_LINE_OK:
@@ -242,48 +287,6 @@ static void run(const uint8_t *data, size_t size, size_t c, int latch,
 			CHECK(!"unknown kind");
 		}
 		free(buf);
-		start = end + 1;
-	}
-}
-
-/* The lines through the xxhsum link (xxhsum_lines): xxhsum's own rules,
- * which neither skip nor round-trip as GNU's do, but whose every line the
- * parser takes points inside it: an xxHash digest in hex, its name before
- * it when tagged, after it when not. */
-static void run_xxhsum(const uint8_t *data, size_t size, bool le)
-{
-	struct fh_list_parser p;
-	size_t start = 0;
-
-	fh_list_parser_init(&p, NULL, NULL, 0);
-	p.xxhsum_lines = true;
-	p.untagged_le = le;
-	while (start < size) {
-		const uint8_t *nl = memchr(data + start, '\n', size - start);
-		size_t end = nl ? (size_t)(nl - data) : size;
-		size_t len = end - start;
-		char *buf = malloc(len ? len : 1);
-		struct fh_list_line l;
-		enum fh_line_kind kind;
-
-		CHECK(buf);
-		memcpy(buf, data + start, len);
-		kind = fh_list_parse(&p, buf, len, &l);
-		CHECK(kind == FH_LINE_OK || kind == FH_LINE_BAD);
-		if (kind == FH_LINE_OK) {
-			CHECK(l.algo && l.algo->family == FH_FAMILY_XXH);
-			CHECK(l.outlen == (size_t)l.algo->digest_bytes);
-			CHECK(l.digestlen == 2 * l.outlen && !l.base64);
-			CHECK(l.digest >= buf && l.digest + l.digestlen <= buf + len);
-			for (size_t i = 0; i < l.digestlen; i++)
-				CHECK(is_hex(l.digest[i]));
-			CHECK(l.name >= buf && l.name + l.namelen <= buf + len);
-			CHECK(l.tagged ? l.name + l.namelen < l.digest
-				       : l.name >= l.digest + l.digestlen);
-			CHECK(memchr(l.name, '\0', l.namelen) == NULL);
-		}
-		free(buf);
-		start = end + 1;
 	}
 }
 
@@ -293,11 +296,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++)
 		for (int latch = -1; latch <= 1; latch++) {
-			run(data, size, c, latch, false);
+			run(data, size, c, latch, false, 0);
 			if (configs[c].algo == NOALGO && !configs[c].group)
-				run(data, size, c, latch, true);
+				run(data, size, c, latch, true, 0);
 		}
-	run_xxhsum(data, size, false);
-	run_xxhsum(data, size, true);
+	run(data, size, 0, -1, false, 1);
+	run(data, size, 0, -1, false, 2);
 	return 0;
 }
