@@ -585,6 +585,23 @@ static void test_latch_sequences(void)
 	}
 }
 
+/* LINE in a new buffer of exactly its length, no terminator, so that a
+ * parser reading past the line's end meets the sanitizer; its length in
+ * *LEN. */
+static char *copy_line(const char *line, size_t *len)
+{
+	char *buf;
+
+	*len = strlen(line);
+	buf = malloc(*len ? *len : 1);
+	if (!buf) {
+		perror("malloc");
+		exit(1);
+	}
+	memcpy(buf, line, *len);
+	return buf;
+}
+
 /* Builds PREFIX, N copies of FILL and SUFFIX in a new buffer. */
 static char *build(const char *prefix, char fill, size_t n,
 		   const char *suffix, size_t *len)
@@ -866,16 +883,11 @@ static void test_forms(void)
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		struct fh_list_parser p;
 		struct fh_list_line out;
-		size_t len = strlen(forms[i].line);
-		char *buf = malloc(len);
+		size_t len;
+		char *buf = copy_line(forms[i].line, &len);
 		enum fh_line_kind k;
 		bool ok;
 
-		if (!buf) {
-			perror("malloc");
-			exit(1);
-		}
-		memcpy(buf, forms[i].line, len);
 		fh_list_parser_init(&p, NULL, NULL, 0);
 		k = fh_list_parse(&p, buf, len, &out);
 		if (!forms[i].name)
@@ -1050,15 +1062,10 @@ static void test_unknown_tags(void)
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		struct fh_list_parser p;
 		struct fh_list_line out;
-		size_t len = strlen(t[i].line);
-		char *buf = malloc(len);
+		size_t len;
+		char *buf = copy_line(t[i].line, &len);
 		enum fh_line_kind kind;
 
-		if (!buf) {
-			perror("malloc");
-			exit(1);
-		}
-		memcpy(buf, t[i].line, len);
 		fh_list_parser_init(&p, t[i].with_algo ? fh_algo_get(FH_MD5) : NULL,
 				    NULL, 0);
 		p.unknown_tags = t[i].asked;
