@@ -174,6 +174,38 @@ gen_same() {
 	IN=big same_as b3sum --raw -l 100
 }
 
+@test "blake: a large file on a team of threads is b3sum's: windows mapped or read, --no-mmap, from an offset, keyed, derive-key, long output" {
+	need b3sum
+	local feed bad=0 feeds="map read"
+	[ "${FHSUM_QUICK:-0}" = 1 ] && feeds=read
+	# Two 8 MiB windows and a tail past a leaf's end; teams start at
+	# 4 MiB.  Its leaves (32 KiB) run on both threads and its chaining
+	# values are merged in order: a leaf hashed wrong, or merged out of
+	# order, changes every digest below.
+	head -c $((17 * 1048576 + 12345)) /dev/urandom >large
+	head -c 32 large >key
+	b3sum large >want
+	b3sum --length 200 large >want.long
+	b3sum --keyed large <key >want.keyed
+	b3sum --derive-key ctx large >want.derive
+	(head -c 4097 >/dev/null; b3sum) <large >want.off
+	for feed in $feeds; do
+		[ "$(FHSUM_FEED=$feed fhsum -a blake3 -j2 large)" = "$(cat want)" ] ||
+			{ echo "$feed -j2" >&2; bad=1; }
+		[ "$(FHSUM_FEED=$feed fhsum_as b3sum --num-threads 2 -l 200 large)" = "$(cat want.long)" ] ||
+			{ echo "$feed -l 200" >&2; bad=1; }
+		[ "$(FHSUM_FEED=$feed fhsum_as b3sum --num-threads 2 --keyed large <key)" = "$(cat want.keyed)" ] ||
+			{ echo "$feed --keyed" >&2; bad=1; }
+		[ "$(FHSUM_FEED=$feed fhsum_as b3sum --num-threads 2 --derive-key ctx large)" = "$(cat want.derive)" ] ||
+			{ echo "$feed --derive-key" >&2; bad=1; }
+		[ "$( (head -c 4097 >/dev/null; FHSUM_FEED=$feed fhsum_as b3sum --num-threads 2) <large)" = "$(cat want.off)" ] ||
+			{ echo "$feed from offset 4097" >&2; bad=1; }
+	done
+	[ "$(fhsum -a blake3 -j2 --no-mmap large)" = "$(cat want)" ] || { echo "--no-mmap -j2" >&2; bad=1; }
+	[ "$(fhsum -a blake3 -j1 large)" = "$(cat want)" ] || { echo "-j1" >&2; bad=1; }
+	return $bad
+}
+
 @test "blake: the b3sum link is b3sum under --keyed and --derive-key" {
 	need b3sum
 	head -c 32 big >key

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "algo.h"
+#include "blake3.h"
 #include "testutil.h"
 
 #define FOLD_MAX 4096
@@ -1733,6 +1734,75 @@ static int multi_testable(const struct fh_kernel *k)
 
 /* ---- driver ------------------------------------------------------------- */
 
+/* BLAKE3 as an engine's team hashes a large input (blake3.h): LEAD bytes
+ * through fh_update up to a leaf's start, N leaves' chaining values
+ * (fh_blake3_leaves, in claims of C leaves as threads would take them)
+ * given back in order (fh_blake3_add_leaves), then a tail; plain and
+ * keyed, against the portable kernel's fh_update of the same bytes.  N
+ * past 16 leaves and claims of 1..17 cover the leaves hashed together
+ * and the claims' remainders. */
+static void blake3_team(const struct fh_algo *a, const struct fh_kernel *k,
+			const struct fh_kernel *p, struct tu_rng *rng)
+{
+	static const size_t leads[] = { 0, 1, 1024, FH_BLAKE3_LEAF - 1,
+					FH_BLAKE3_LEAF + 5 };
+	static const size_t ns[] = { 1, 2, 7, 8, 9, 16, 17, 33 };
+	static uint8_t big[36 * FH_BLAKE3_LEAF];
+	static uint8_t cvs[33 * 32];
+	uint8_t want[64], got[64];
+	char what[96];
+
+	tu_rand_bytes(rng, big, sizeof big);
+	for (int keyed = 0; keyed < 2; keyed++) {
+		struct fh_hash_params hp = {
+			.outlen = 64,
+			.keying = keyed ? FH_KEY_KEYED : FH_KEY_NONE,
+			.key = keyed ? big + 3 : NULL,
+			.keylen = keyed ? 32 : 0,
+		};
+
+		for (size_t li = 0; li < sizeof leads / sizeof *leads; li++) {
+			for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+				size_t n = ns[ni], claim = 1 + tu_rand_below(rng, 17);
+				size_t lead = leads[li];
+				/* The leaves start at the first leaf boundary. */
+				size_t start = (lead + FH_BLAKE3_LEAF - 1) /
+					       FH_BLAKE3_LEAF * FH_BLAKE3_LEAF;
+				size_t at = start + n * FH_BLAKE3_LEAF;
+				size_t len = at + 1 + tu_rand_below(rng, 3000);
+				fh_ctx cp, ck;
+
+				fh_init_params(&cp, a, p, &hp);
+				fh_update(&cp, big, len);
+				fh_final(&cp, want, sizeof want);
+
+				fh_init_params(&ck, a, k, &hp);
+				fh_update(&ck, big, lead);
+				size_t more = fh_blake3_lead_after(&ck, 0);
+
+				snprintf(what, sizeof what, "%s team: lead_after %zu",
+					 a->name, lead);
+				same(what, lead, &start, &(size_t){ lead + more },
+				     sizeof start);
+				fh_update(&ck, big + lead, start - lead);
+				for (size_t i = 0; i < n; i += claim)
+					fh_blake3_leaves(&ck, big + start + i * FH_BLAKE3_LEAF,
+							 start / FH_BLAKE3_LEAF + i,
+							 n - i < claim ? n - i : claim,
+							 cvs + 32 * i);
+				fh_blake3_add_leaves(&ck, cvs, n);
+				fh_update(&ck, big + at, len - at);
+				fh_final(&ck, got, sizeof got);
+				snprintf(what, sizeof what,
+					 "%s team: lead %zu, %zu leaves in claims of %zu%s",
+					 a->name, lead, n, claim,
+					 keyed ? ", keyed" : "");
+				same(what, len, want, got, sizeof want);
+			}
+		}
+	}
+}
+
 static int test_kernel(const struct fh_kernel *k)
 {
 	const struct fh_kernel *p = tu_portable(k->family);
@@ -1772,6 +1842,10 @@ static int test_kernel(const struct fh_kernel *k)
 		api_guard(a, k, p);
 		if (a->cv_bytes)
 			kt_tree(a, k, p, &rng);
+		if (a->family == FH_FAMILY_BLAKE3)
+			blake3_team(a, k, p, &rng);
+		if (a->family == FH_FAMILY_BLAKE3)
+			blake3_team(a, k, p, &rng);
 	}
 	printf("kernel %s: %lu checks, %lu failed\n", k->name,
 	       n_checks - checks, n_failed - failed);
