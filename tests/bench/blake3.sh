@@ -12,7 +12,11 @@
 #
 #   tests/bench/blake3.sh [-r ROUNDS] [-d DATADIR] [-f FHSUM] [SET...]
 #
-# SETs: big, big1 (one thread each), medium, small.  Default: all.
+# SETs: big, floor, big1 (one thread each), medium, small.  Default: all.
+# floor: the 1 GiB file through blake3_floor (build/tests/bench) in
+# fhsum's column: the chunk kernel alone on every thread, no tree and no
+# engine, so b3sum / floor is the most that fhsum, or any program with
+# its kernel, can reach on that file.
 # DATADIR (default /tmp/fhsum-bench-blake3) keeps the data between runs.
 set -euo pipefail
 
@@ -29,7 +33,7 @@ while getopts r:d:f: opt; do
 done
 shift $((OPTIND - 1))
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(big big1 medium small)
+[ ${#sets[@]} -gt 0 ] || sets=(big floor big1 medium small)
 command -v b3sum >/dev/null || { echo "blake3.sh: no b3sum" >&2; exit 77; }
 
 mkdir -p "$dir"
@@ -121,6 +125,11 @@ for set in "${sets[@]}"; do
 		cat "$dir/big" >/dev/null
 		echo "# big: $(grep FileHugePages /proc/meminfo | tr -s ' ')" >&2
 		run "1 GiB, all threads" "'$fhsum' -a blake3 big" "b3sum big" ;;
+	floor)
+		cat "$dir/big" >/dev/null
+		run "1 GiB, all threads, the chunk kernel alone" \
+			"'$(dirname "$fhsum")/../tests/bench/blake3_floor' big" \
+			"b3sum big" ;;
 	big1)
 		cat "$dir/big" >/dev/null
 		run "1 GiB, -j1 / --num-threads 1" "'$fhsum' -a blake3 -j1 big" \
