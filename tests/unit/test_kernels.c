@@ -1844,8 +1844,6 @@ static int test_kernel(const struct fh_kernel *k)
 			kt_tree(a, k, p, &rng);
 		if (a->family == FH_FAMILY_BLAKE3)
 			blake3_team(a, k, p, &rng);
-		if (a->family == FH_FAMILY_BLAKE3)
-			blake3_team(a, k, p, &rng);
 	}
 	printf("kernel %s: %lu checks, %lu failed\n", k->name,
 	       n_checks - checks, n_failed - failed);
