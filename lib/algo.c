@@ -23,6 +23,11 @@ static const uint32_t sha256_iv[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
+/* SM3's IV: GB/T 32905-2016 §4.1. */
+static const uint32_t sm3_iv[8] = {
+	0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600,
+	0xa96f30bc, 0x163138aa, 0xe38dee4d, 0xb0fb0e4e,
+};
 static const uint64_t sha384_iv[8] = {
 	0xcbbb9d5dc1059ed8ull, 0x629a292a367cd507ull,
 	0x9159015a3070dd17ull, 0x152fecd8f70e5939ull,
@@ -135,6 +140,10 @@ static const struct fh_algo_row rows[] = {
 	  .prefix = "XXH3_" },
 	{ .algo = { FH_XXH128, FH_FAMILY_XXH, "xxh128", "XXH128", 16, 1024, false, 0, 0, 0 },
 	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[3], .le_tags = true },
+	/* SM3 (GB/T 32905-2016): 64-byte blocks, 32 bytes of digest, as GNU
+	 * cksum -a sm3 writes it (tag SM3) and openssl dgst -sm3 ("SM3"). */
+	{ .algo = { FH_SM3, FH_FAMILY_SM3, "sm3", "SM3", 32, 64, false, 0, 0, 0 },
+	  .length = FH_LENGTH_NONE, .openssl = "SM3", .iv = sm3_iv },
 };
 #undef GROUP
 

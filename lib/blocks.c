@@ -18,6 +18,8 @@ extern const struct fh_family_ops fh_md5_ops, fh_sha1_ops, fh_sha256_ops,
 extern const struct fh_family_ops fh_crc_ops, fh_sum_ops;
 /* xxhash.c: XXH32, XXH64, XXH3 and XXH128. */
 extern const struct fh_family_ops fh_xxh_ops;
+/* md.c too: SM3. */
+extern const struct fh_family_ops fh_sm3_ops;
 
 static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = &fh_md5_ops,
@@ -30,6 +32,7 @@ static const struct fh_family_ops *const families[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_CRC] = &fh_crc_ops,
 	[FH_FAMILY_SUM] = &fh_sum_ops,
 	[FH_FAMILY_XXH] = &fh_xxh_ops,
+	[FH_FAMILY_SM3] = &fh_sm3_ops,
 };
 
 const struct fh_family_ops *fh_family_ops(enum fh_family family)

@@ -327,6 +327,9 @@ static const struct fh_kernel *const xxh_kernels[] = {
 };
 static const struct fh_kernel *const xxh_multi_kernels[] = { NULL };
 
+static const struct fh_kernel *const sm3_kernels[] = { &fh_sm3_portable };
+static const struct fh_kernel *const sm3_multi_kernels[] = { NULL };
+
 #define FH_COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
@@ -343,6 +346,7 @@ static const struct {
 	[FH_FAMILY_CRC] = { crc_kernels, FH_COUNT(crc_kernels) },
 	[FH_FAMILY_SUM] = { sum_kernels, FH_COUNT(sum_kernels) },
 	[FH_FAMILY_XXH] = { xxh_kernels, FH_COUNT(xxh_kernels) },
+	[FH_FAMILY_SM3] = { sm3_kernels, FH_COUNT(sm3_kernels) },
 }, multi_tables[FH_FAMILY_COUNT] = {
 	[FH_FAMILY_MD5] = { md5_multi_kernels, FH_COUNT(md5_multi_kernels) - 1 },
 	[FH_FAMILY_KECCAK] = { keccak_multi_kernels,
@@ -359,6 +363,7 @@ static const struct {
 	[FH_FAMILY_CRC] = { crc_multi_kernels, FH_COUNT(crc_multi_kernels) - 1 },
 	[FH_FAMILY_SUM] = { sum_multi_kernels, FH_COUNT(sum_multi_kernels) - 1 },
 	[FH_FAMILY_XXH] = { xxh_multi_kernels, FH_COUNT(xxh_multi_kernels) - 1 },
+	[FH_FAMILY_SM3] = { sm3_multi_kernels, FH_COUNT(sm3_multi_kernels) - 1 },
 };
 
 const struct fh_kernel *fh_kernel_portable(enum fh_family family)

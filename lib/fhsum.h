@@ -81,6 +81,8 @@ enum fh_algo_id {
 	FH_XXH64,
 	FH_XXH3,
 	FH_XXH128,
+	/* SM3 (GB/T 32905-2016), which GNU cksum -a sm3 writes. */
+	FH_SM3,
 	FH_ALGO_COUNT
 };
 
@@ -97,6 +99,7 @@ enum fh_family {
 	FH_FAMILY_CRC,  /* every CRC model (crc.c) */
 	FH_FAMILY_SUM,  /* the BSD and System V sums (sum.c) */
 	FH_FAMILY_XXH,  /* xxHash (xxhash.c) */
+	FH_FAMILY_SM3,
 	FH_FAMILY_COUNT
 };
 

@@ -104,6 +104,10 @@ typedef void fh_sha256_blocks_fn(uint32_t state[8], const uint8_t *data,
 				 size_t nblocks);
 typedef void fh_sha512_blocks_fn(uint64_t state[8], const uint8_t *data,
 				 size_t nblocks);
+/* SM3 (GB/T 32905-2016 §5.3): compress NBLOCKS consecutive 64-byte blocks
+ * into STATE, the eight words V as host-order words. */
+typedef void fh_sm3_blocks_fn(uint32_t state[8], const uint8_t *data,
+			      size_t nblocks);
 /* Keccak: for each of NBLOCKS blocks of RATE bytes (a multiple of 8, at most
  * FH_MAX_BLOCK), XOR it into the state as little-endian lanes and apply
  * the permutation of ROUNDS rounds: FH_KECCAK_F_ROUNDS for Keccak-f[1600]
@@ -207,6 +211,7 @@ FH_KERNEL_ACCESSOR(fh_sha256_blocks, blocks)
 FH_KERNEL_ACCESSOR(fh_sha256_blocks_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_sha512_blocks, blocks)
 FH_KERNEL_ACCESSOR(fh_sha512_blocks_xn, blocks_xn)
+FH_KERNEL_ACCESSOR(fh_sm3_blocks, blocks)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb, blocks)
 FH_KERNEL_ACCESSOR(fh_keccak_absorb_xn, blocks_xn)
 FH_KERNEL_ACCESSOR(fh_keccak_permute, permute)
@@ -278,6 +283,7 @@ extern const struct fh_kernel fh_keccak_portable;
 extern const struct fh_kernel fh_sha1_portable;
 extern const struct fh_kernel fh_sha256_portable;
 extern const struct fh_kernel fh_sha512_portable;
+extern const struct fh_kernel fh_sm3_portable;
 extern const struct fh_kernel fh_blake2b_portable;
 extern const struct fh_kernel fh_blake3_portable;
 extern const struct fh_kernel fh_crc_portable;

@@ -1,5 +1,5 @@
 /* md.c: the Merkle-Damgard families, MD5 (RFC 1321), SHA-1 and SHA-2
- * (FIPS 180-4), as ops records (family.h): the start from the initial
+ * (FIPS 180-4) and SM3 (GB/T 32905-2016), as ops records (family.h): the start from the initial
  * value in the algorithm's row (algo.c), the padding (one 0x80 byte,
  * zeros, the message's length in bits) and the digest, the state's words
  * in the family's byte order.  The buffering of partial blocks is
@@ -125,6 +125,19 @@ FH_MD_BLOCKS(sha1, uint32_t, 5)
 FH_MD_BLOCKS(sha256, uint32_t, 8)
 FH_MD_BLOCKS(sha512, uint64_t, 8)
 
+/* SM3 has a single-stream kernel only: no lanes. */
+static void sm3_start(const struct fh_algo *algo, void *state)
+{
+	memcpy(state, fh_algo_row(algo)->iv, 8 * sizeof(uint32_t));
+}
+
+static void sm3_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
+		       void *state, const uint8_t *data, size_t nblocks)
+{
+	(void)algo;
+	fh_sm3_blocks_of(k)((uint32_t *)state, data, nblocks);
+}
+
 const struct fh_family_ops fh_md5_ops = {
 	.name = "md5", .state_bytes = 4 * sizeof(uint32_t),
 	.start = md5_start, .blocks = md5_blocks, .blocks_xn = md5_blocks_xn,
@@ -147,4 +160,12 @@ const struct fh_family_ops fh_sha512_ops = {
 	.name = "sha512", .state_bytes = 8 * sizeof(uint64_t),
 	.start = sha512_start, .blocks = sha512_blocks, .blocks_xn = sha512_blocks_xn,
 	.pad = pad_be128, .digest = digest_be64,
+};
+
+/* SM3's padding is SHA-256's (GB/T 32905-2016 §5.2), its digest the
+ * state's words big-endian (§5.4). */
+const struct fh_family_ops fh_sm3_ops = {
+	.name = "sm3", .state_bytes = 8 * sizeof(uint32_t),
+	.start = sm3_start, .blocks = sm3_blocks,
+	.pad = pad_be64, .digest = digest_be32,
 };

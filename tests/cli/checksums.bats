@@ -64,6 +64,10 @@ cksum -t nine
 cksum -r nine
 cksum --b nine
 cksum -l 8 nine
+cksum -a sm3 nine hi empty big
+cksum -a sm3 < big
+cksum -a sm3 --untagged -z nine $'new\nline'
+cksum -a sm3 -l 256 nine
 cksum --help
 sum nine hi empty big
 sum < big
@@ -90,6 +94,22 @@ EOF2
 	same_as_gnu 'cksum -c --status tagged'
 	same_as_gnu 'cksum -c untagged'
 	same_as_gnu 'cksum -a sha256 -c untagged'
+}
+
+@test "SM3: cksum -a sm3's lists, tagged and untagged, read as GNU cksum 9.1 reads them; untagged, settled by content" {
+	cksum -a sm3 nine hi big >sm3.tagged
+	cksum -a sm3 --untagged nine hi big >sm3.untagged
+	same_as_gnu 'cksum -c sm3.tagged'
+	same_as_gnu 'cksum -a sm3 -c sm3.untagged'
+	printf 'changed' >hi
+	same_as_gnu 'cksum -c sm3.tagged'
+	same_as_gnu 'cksum -a sm3 -c sm3.untagged'
+	# Without -a (which GNU needs), the untagged lines' 64 digits settle
+	# among SHA-256, SHA3-256, BLAKE3 and SM3 by the files' content.
+	capture got "$FHSUM" -c sm3.untagged
+	expect "settled as SM3" 1 "nine: OK
+hi: FAILED
+big: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 }
 
 @test "cksum: the last of --tag and --untagged wins; -c -w without -a names the last tagged line's algorithm, CRC before any, as GNU 9.1" {
