@@ -99,7 +99,7 @@ enum fh_family {
 	FH_FAMILY_CRC,  /* every CRC model (crc.c) */
 	FH_FAMILY_SUM,  /* the BSD and System V sums (sum.c) */
 	FH_FAMILY_XXH,  /* xxHash (xxhash.c) */
-	FH_FAMILY_SM3,
+	FH_FAMILY_SM3,  /* SM3 (md.c, sm3_portable.c) */
 	FH_FAMILY_COUNT
 };
 

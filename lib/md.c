@@ -1,9 +1,10 @@
 /* md.c: the Merkle-Damgard families, MD5 (RFC 1321), SHA-1 and SHA-2
- * (FIPS 180-4) and SM3 (GB/T 32905-2016), as ops records (family.h): the start from the initial
- * value in the algorithm's row (algo.c), the padding (one 0x80 byte,
- * zeros, the message's length in bits) and the digest, the state's words
- * in the family's byte order.  The buffering of partial blocks is
- * hash.c's, shared with every family that has none of its own. */
+ * (FIPS 180-4) and SM3 (GB/T 32905-2016), as ops records (family.h): the
+ * start from the initial value in the algorithm's row (algo.c), the
+ * padding (one 0x80 byte, zeros, the message's length in bits) and the
+ * digest, the state's words in the family's byte order.  The buffering
+ * of partial blocks is hash.c's, shared with every family that has none
+ * of its own. */
 #include <string.h>
 
 #include "algo.h"

@@ -2,9 +2,9 @@
  * 32905-2016 §5.3 writes it: the message expanded to 68 words W and 64
  * words W' (§5.3.2), then 64 steps of FF_j and GG_j (§4.3: XOR for the
  * first 16, majority and choice after) with the constants T_j (§4.2)
- * rotated by j (the table tj), and the new value XORed into the old (§5.3.3), not added
- * as SHA-2's is.  The padding and the big-endian words of the digest are
- * SHA-256's (md.c). */
+ * rotated by j (the table tj), and the new value XORed into the old
+ * (§5.3.3), not added as SHA-2's is.  The padding and the big-endian
+ * words of the digest are SHA-256's (md.c). */
 #include "bytes.h"
 #include "kernel.h"
 
