@@ -61,6 +61,8 @@ struct cli {
 	bool unnamed;
 	bool ignore_missing, quiet, status_only, strict, warn;
 	bool debug;
+	/* --debug as cksum: GNU cksum 9.1's one line on its CRC's code. */
+	bool cksum_debug;
 	const struct fh_kernel_set *kernels; /* fh_kernels_pick (kernel_set.h) */
 	/* The engine and the inputs (beyond GNU). */
 	unsigned threads;       /* -j; 0: one per online CPU */

@@ -455,7 +455,7 @@ static void take_program_option(int opt, struct cli *c, struct args *a)
 		break;
 	case 'b': case 't': usage_error(NULL, NULL); break;
 	case 'l': a->length = optarg; break;
-	case OPT_DEBUG: break;
+	case OPT_DEBUG: c->cksum_debug = true; break;
 	default: take_option(opt, c, a); break;
 	}
 }

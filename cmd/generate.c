@@ -117,10 +117,36 @@ static bool next(void *ctx, struct fh_job *job)
 	return true;
 }
 
+/* GNU cksum 9.1's --debug line: once, when its CRC first reads a file
+ * it opened, naming the code it picked (on x86-64 where PCLMULQDQ and
+ * AVX are, its PCLMUL loop; elsewhere, without a word, a portable one).
+ * A file that could not be opened reads nothing: its errors are open's. */
+static void cksum_debug(const struct fh_job *job)
+{
+	static bool said;
+	int e = job->err;
+
+	if (said || job->algo->id != FH_CRC || e == ENOENT || e == EACCES ||
+	    e == EPERM || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG ||
+	    e == EMFILE || e == ENFILE || e == ENXIO || e == ENODEV)
+		return;
+	said = true;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	fh_progress_clear();
+	fh_error(0, "%s", __builtin_cpu_supports("pclmul") &&
+				  __builtin_cpu_supports("avx")
+			  ? "using pclmul hardware support"
+			  : "pclmul support not detected");
+#endif
+}
+
 static void done(void *ctx, struct fh_job *job)
 {
 	struct gen *g = ctx;
 	const struct cli *c = g->c;
+
+	if (c->cksum_debug && job->path)
+		cksum_debug(job);
 
 	if (!job->path) {
 		struct walk_error *w = job->user;

@@ -68,6 +68,12 @@ cksum -a sm3 nine hi empty big
 cksum -a sm3 < big
 cksum -a sm3 --untagged -z nine $'new\nline'
 cksum -a sm3 -l 256 nine
+cksum --debug nine hi
+cksum --debug missing nine < big
+cksum --debug - < big
+cksum --debug missing
+cksum -a md5 --debug nine
+cksum -a bsd --debug nine
 cksum --help
 sum nine hi empty big
 sum < big
