@@ -69,6 +69,8 @@ declare -A pick_blake3_multi=([max]=blake3-neonx4 [cortex-a53]=blake3-neonx4)
 declare -A pick_crc=([max]=crc-armv8 [cortex-a53]=crc-armv8)
 declare -A pick_sum=([max]=sum-portable [cortex-a53]=sum-portable)
 declare -A pick_xxh=([max]=xxh-neon [cortex-a53]=xxh-neon)
+# SM3 has its portable kernel alone.
+declare -A pick_sm3=([max]=sm3-portable [cortex-a53]=sm3-portable)
 declare -A pick_md5_multi=([max]=md5-neonx4 [cortex-a53]=md5-neonx4)
 declare -A pick_keccak_multi=([max]=keccak-neonx2 [cortex-a53]=keccak-neonx2)
 # Both have the SHA1 and SHA2 instructions, PMULL and CRC32; only max has
@@ -148,7 +150,8 @@ for cpu in "${cpus[@]}"; do
 	want=$(printf '%s\n' "${pick_md5[$cpu]}" "${pick_keccak[$cpu]}" \
 		"${pick_sha1[$cpu]}" "${pick_sha256[$cpu]}" "${pick_sha512[$cpu]}" \
 		"${pick_blake2b[$cpu]}" "${pick_blake3[$cpu]}" \
-		"${pick_crc[$cpu]}" "${pick_sum[$cpu]}" "${pick_xxh[$cpu]}" |
+		"${pick_crc[$cpu]}" "${pick_sum[$cpu]}" "${pick_xxh[$cpu]}" \
+		"${pick_sm3[$cpu]}" |
 		sort | tr '\n' ' ')
 	if [ "$picked" = "$want" ]; then
 		ok "picked: $picked"

@@ -56,9 +56,9 @@ declare -A unit_tests=(
 # CPU without them here, and sha512-avx2 needs BMI2 beside AVX2; qemu64
 # has no SSE4.1, which every BLAKE3 SIMD kernel needs.
 declare -A pick=(
-	[max]="md5-bmi keccak-bmi2 sha1-portable sha256-portable sha512-avx2 blake2b-avx2 blake3-avx2 crc-sse42 sum-portable xxh-avx2"
-	[max,-bmi1,-bmi2]="md5-portable keccak-avx2 sha1-portable sha256-portable sha512-portable blake2b-avx2 blake3-avx2 crc-sse42 sum-portable xxh-avx2"
-	[qemu64]="md5-portable keccak-portable sha1-portable sha256-portable sha512-portable blake2b-portable blake3-portable crc-portable sum-portable xxh-portable")
+	[max]="md5-bmi keccak-bmi2 sha1-portable sha256-portable sha512-avx2 blake2b-avx2 blake3-avx2 crc-sse42 sum-portable xxh-avx2 sm3-portable"
+	[max,-bmi1,-bmi2]="md5-portable keccak-avx2 sha1-portable sha256-portable sha512-portable blake2b-avx2 blake3-avx2 crc-sse42 sum-portable xxh-avx2 sm3-portable"
+	[qemu64]="md5-portable keccak-portable sha1-portable sha256-portable sha512-portable blake2b-portable blake3-portable crc-portable sum-portable xxh-portable sm3-portable")
 # The multi-buffer kernels picked; none without AVX2 but BLAKE3's
 # SSE4.1 one, and qemu64 has no SSE4.1.
 declare -A pick_multi=(
