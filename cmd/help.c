@@ -306,11 +306,11 @@ cksum's and sum's lines (value, size, name), or their digest in base64\n\
 with --base64 (S3's form, most significant byte first).  xxh32, xxh64,\n\
 xxh3 and xxh128 are xxHash (seed 0) in canonical form; as xxhsum, fhsum\n\
 takes xxhsum 0.8's options and writes its lines.  sm3 is SM3\n\
-(GB/T 32905-2016), as GNU cksum -a sm3 writes it.\n\
+(GB/T 32905-2016), as GNU cksum -a sm3 writes it; untagged, only under -a.\n\
 When checking, the input should be a former output of this program, of\n\
 md5sum, sha1sum..sha512sum, b2sum, b3sum, sha3sum, cksum, sum or xxhsum.\n\
 Without -a, an untagged line of a length several algorithms share (SHA-2,\n\
-SHA-3, BLAKE2b, BLAKE3, SM3, MD5 and XXH128; the CRCs, sums and XXH32, whose\n\
+SHA-3, BLAKE2b, BLAKE3, MD5 and XXH128; the CRCs, sums and XXH32, whose\n\
 decimal or 8-digit lines share one) takes the one the list's\n\
 '#fhsum untagged=' line names, or the one a listed file's content shows;\n\
 where no file matches under any of them, a warning says the list may use\n\

@@ -97,13 +97,18 @@ struct fh_algo_row {
 	bool xxhsum;
 	/* The value S3 shows for an upload in parts (--part-size). */
 	enum fh_s3 s3;
+	/* Its untagged lines are read only under -a, as SHAKE's: its program
+	 * writes it tagged (GNU cksum -a sm3), and a length settled by
+	 * content is then not hashed with it too, whose kernel is the
+	 * slowest of that length. */
+	bool needs_a;
 };
 
 /* The most digest bytes A takes (its only length when it is not an XOF). */
 static inline size_t fh_algo_max_bytes(const struct fh_algo *a);
 /* Whether an untagged digest of BYTES bytes, read without -a, may be A's:
- * a fixed-length algorithm's length, or the default length of one whose
- * programs write such lines (`untagged`). */
+ * a fixed-length algorithm's length (unless `needs_a`), or the default
+ * length of one whose programs write such lines (`untagged`). */
 static inline bool fh_algo_untagged_as(const struct fh_algo *a, size_t bytes);
 
 /* The rows in the order -a lists them (groups before their members);
@@ -124,7 +129,8 @@ static inline size_t fh_algo_max_bytes(const struct fh_algo *a)
 
 static inline bool fh_algo_untagged_as(const struct fh_algo *a, size_t bytes)
 {
-	return a->digest_bytes == bytes && (!a->xof || fh_algo_row(a)->untagged);
+	return a->digest_bytes == bytes && !fh_algo_row(a)->needs_a &&
+	       (!a->xof || fh_algo_row(a)->untagged);
 }
 
 /* The row -a NAME (case-insensitive) names, groups included; NULL when

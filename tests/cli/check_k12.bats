@@ -61,7 +61,7 @@ m: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 	expect "fhsum -c (KT lines, no -a)" 1 "a: FAILED
 a: FAILED
 a: FAILED" "PROG: WARNING: 3 computed checksums did NOT match
-PROG: WARNING: no file matched under sha3-256, sha256, blake3 or sm3: the list may use another algorithm (give it with -a)
+PROG: WARNING: no file matched under sha3-256, sha256 or blake3: the list may use another algorithm (give it with -a)
 PROG: WARNING: no file matched under sha3-512, sha512 or blake2b: the list may use another algorithm (give it with -a)"
 }
 

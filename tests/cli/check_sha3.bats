@@ -275,7 +275,7 @@ a: OK"
 		"PROG: list: 2: improperly formatted checksum line
 PROG: WARNING: 1 line is improperly formatted
 PROG: WARNING: 1 computed checksum did NOT match
-PROG: WARNING: no file matched under sha3-256, sha256, blake3 or sm3: the list may use another algorithm (give it with -a)"
+PROG: WARNING: no file matched under sha3-256, sha256 or blake3: the list may use another algorithm (give it with -a)"
 }
 
 @test "-a shake128/-a shake256: the hex length of each line is its output length" {
