@@ -100,12 +100,12 @@ static void digest_be64(const struct fh_algo *algo, const struct fh_kernel *k,
 	}
 }
 
-/* The start and the typed kernel calls of family FAM, whose state is
- * WORDS words of type T. */
-#define FH_MD_BLOCKS(fam, T, words)                                          \
+/* The start and the single-stream kernel call of family FAM, whose
+ * state is WORDS words of type T. */
+#define FH_MD_START(fam, T, words)                                           \
 	static void fam##_start(const struct fh_algo *algo, void *state)     \
 	{                                                                    \
-		memcpy(state, fh_algo_row(algo)->iv, words * sizeof(T));             \
+		memcpy(state, fh_algo_row(algo)->iv, words * sizeof(T));     \
 	}                                                                    \
 	static void fam##_blocks(const struct fh_kernel *k,                  \
 				 const struct fh_algo *algo, void *state,    \
@@ -113,7 +113,10 @@ static void digest_be64(const struct fh_algo *algo, const struct fh_kernel *k,
 	{                                                                    \
 		(void)algo;                                                  \
 		fh_##fam##_blocks_of(k)((T *)state, data, nblocks);          \
-	}                                                                    \
+	}
+/* The same and its multi-buffer kernel call. */
+#define FH_MD_BLOCKS(fam, T, words)                                          \
+	FH_MD_START(fam, T, words)                                           \
 	static void fam##_blocks_xn(const struct fh_kernel *k,               \
 				    const struct fh_algo *algo, void *states, \
 				    const uint8_t *const *data, size_t nblocks) \
@@ -125,19 +128,8 @@ FH_MD_BLOCKS(md5, uint32_t, 4)
 FH_MD_BLOCKS(sha1, uint32_t, 5)
 FH_MD_BLOCKS(sha256, uint32_t, 8)
 FH_MD_BLOCKS(sha512, uint64_t, 8)
-
 /* SM3 has a single-stream kernel only: no lanes. */
-static void sm3_start(const struct fh_algo *algo, void *state)
-{
-	memcpy(state, fh_algo_row(algo)->iv, 8 * sizeof(uint32_t));
-}
-
-static void sm3_blocks(const struct fh_kernel *k, const struct fh_algo *algo,
-		       void *state, const uint8_t *data, size_t nblocks)
-{
-	(void)algo;
-	fh_sm3_blocks_of(k)((uint32_t *)state, data, nblocks);
-}
+FH_MD_START(sm3, uint32_t, 8)
 
 const struct fh_family_ops fh_md5_ops = {
 	.name = "md5", .state_bytes = 4 * sizeof(uint32_t),
