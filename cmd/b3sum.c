@@ -95,32 +95,95 @@ static void usage(void)
 	exit(EXIT_SUCCESS);
 }
 
-/* An option's value: the rest of "--name=VALUE" or "-lVALUE", else the
- * next word. */
-static const char *value(int argc, char **argv, int *i, const char *rest,
-			 const char *usage_line)
-{
-	if (rest)
-		return rest;
-	if (*i + 1 >= argc) {
-		char what[128];
+/* b3sum 1.2.0's arguments as its clap 2 parser knows them, in the order a
+ * usage line lists them. */
+enum { A_CHECK, A_DERIVE, A_KEYED, A_LENGTH, A_NO_MMAP, A_NO_NAMES, A_THREADS,
+       A_QUIET, A_RAW, A_TAG, A_N };
 
-		snprintf(what, sizeof what, "The argument '%s' requires a value but none was supplied",
-			 usage_line);
-		clap_error(what, "b3sum [FLAGS] [OPTIONS] [FILE]...");
-	}
-	return argv[++*i];
+static const struct {
+	const char *shown;      /* as clap's messages name it */
+	const char *name;       /* the long option */
+	bool value;
+} args[A_N] = {
+	{ "--check", "--check", false },
+	{ "--derive-key <CONTEXT>", "--derive-key", true },
+	{ "--keyed", "--keyed", false },
+	{ "--length <LEN>", "--length", true },
+	{ "--no-mmap", "--no-mmap", false },
+	{ "--no-names", "--no-names", false },
+	{ "--num-threads <NUM>", "--num-threads", true },
+	{ "--quiet", "--quiet", false },
+	{ "--raw", "--raw", false },
+	{ "--tag", "--tag", false },
+};
+
+/* What clap has matched so far. */
+struct matched {
+	int count[A_N];
+	const char *val[A_N];
+	int order[A_N], norder;  /* first appearances */
+};
+
+/* clap's usage line for an error: the arguments matched (and those they
+ * require), or the generic line when none was. */
+static void clap_fail(const struct matched *m, const char *what)
+{
+	char use[256] = "b3sum";
+	bool any = m->norder > 0;
+
+	if (!any)
+		strcat(use, " [FLAGS] [OPTIONS] [FILE]...");
+	if (m->count[A_KEYED])
+		strcat(use, " <FILE>...");
+	for (int i = 0; any && i < A_N; i++)
+		if (m->count[i] || (i == A_CHECK && m->count[A_QUIET])) {
+			strcat(use, " ");
+			strcat(use, args[i].shown);
+		}
+	clap_error(what, use);
 }
 
-static void parse(struct b3 *b, int argc, char **argv)
+static void clap_fail2(const struct matched *m, const char *fmt, const char *a,
+		       const char *b)
+{
+	char what[512];
+
+	snprintf(what, sizeof what, fmt, a, b);
+	clap_fail(m, what);
+}
+
+static void take(struct matched *m, int i, const char *val)
+{
+	if (!m->count[i]++)
+		m->order[m->norder++] = i;
+	if (val)
+		m->val[i] = val;
+}
+
+/* clap 2's rules: an option's value is the rest of "--name=VALUE" or
+ * "-lVALUE" ("-l=VALUE"), else the next word unless that starts with '-'
+ * (and is not "-" alone); a flag's "=VALUE" is ignored; short flags
+ * cluster ("-cl 3"); -h and -V act where they are met.  Misuse is found
+ * after the whole line is read (validate). */
+static void parse(struct b3 *b, struct matched *m, int argc, char **argv)
 {
 	bool options = true;
+	int pending = -1;       /* an option still waiting for its value */
 
 	b->files = fh_xcalloc((size_t)argc + 1, sizeof *b->files);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!options || a[0] != '-' || strcmp(a, "-") == 0) {
+		if (pending >= 0) {
+			int p = pending;
+
+			pending = -1;
+			if (a[0] != '-' || !a[1]) {
+				m->val[p] = a;
+				continue;
+			}
+		}
+		if (!options || a[0] != '-' || !a[1]) {
 			b->files[b->nfiles++] = argv[i];
 			continue;
 		}
@@ -128,81 +191,106 @@ static void parse(struct b3 *b, int argc, char **argv)
 			options = false;
 			continue;
 		}
-		const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
-		size_t n = eq ? (size_t)(eq - a) : strlen(a);
-		const char *rest = eq ? eq + 1 : NULL;
-#define IS(name) (strlen(name) == n && strncmp(a, name, n) == 0)
-		if (a[1] != '-' && a[1] == 'l')
-			b->length = value(argc, argv, &i, a[2] ? a + 2 : NULL,
-					  "--length <LEN>");
-		else if (IS("--length"))
-			b->length = value(argc, argv, &i, rest, "--length <LEN>");
-		else if (IS("--num-threads"))
-			b->threads = value(argc, argv, &i, rest, "--num-threads <NUM>");
-		else if (IS("--derive-key"))
-			b->derive = value(argc, argv, &i, rest, "--derive-key <CONTEXT>");
-		else if (!eq && (IS("-c") || IS("--check")))
-			b->check = true;
-		else if (!eq && IS("--keyed"))
-			b->keyed = true;
-		else if (!eq && IS("--no-mmap"))
-			b->no_mmap = true;
-		else if (!eq && IS("--no-names"))
-			b->no_names = true;
-		else if (!eq && IS("--raw"))
-			b->raw = true;
-		else if (!eq && IS("--quiet"))
-			b->quiet = true;
-		else if (!eq && IS("--tag"))
-			b->tag = true;
-		else if (!eq && (IS("-h") || IS("--help")))
-			usage();
-		else if (!eq && (IS("-V") || IS("--version"))) {
-			printf("b3sum 1.2.0\n");
-			exit(EXIT_SUCCESS);
-		} else {
-			char what[512];
+		if (a[1] == '-') {
+			const char *eq = strchr(a, '=');
+			size_t n = eq ? (size_t)(eq - a) : strlen(a);
+			int k = -1;
 
-			snprintf(what, sizeof what, "Found argument '%s' which wasn't "
-				 "expected, or isn't valid in this context", a);
-			clap_error(what, "b3sum [FLAGS] [OPTIONS] [FILE]...");
+			for (int j = 0; j < A_N && k < 0; j++)
+				if (strlen(args[j].name) == n && strncmp(a, args[j].name, n) == 0)
+					k = j;
+			if (k < 0 && n == 6 && strncmp(a, "--help", 6) == 0)
+				usage();
+			if (k < 0 && n == 9 && strncmp(a, "--version", 9) == 0) {
+				printf("b3sum 1.2.0\n");
+				exit(EXIT_SUCCESS);
+			}
+			if (k < 0)
+				clap_fail2(m, "Found argument '%s' which wasn't expected, or "
+					   "isn't valid in this context", a, NULL);
+			take(m, k, args[k].value && eq ? eq + 1 : NULL);
+			if (args[k].value && !eq)
+				pending = k;
+			continue;
 		}
-#undef IS
+		for (const char *c = a + 1; *c; c++) {
+			if (*c == 'h')
+				usage();
+			if (*c == 'V') {
+				printf("b3sum 1.2.0\n");
+				exit(EXIT_SUCCESS);
+			}
+			if (*c == 'c') {
+				take(m, A_CHECK, NULL);
+				continue;
+			}
+			if (*c == 'l') {
+				const char *rest = c[1] == '=' ? c + 2 : c[1] ? c + 1 : NULL;
+
+				take(m, A_LENGTH, rest);
+				if (!rest)
+					pending = A_LENGTH;
+				break;
+			}
+			char bad[3] = { '-', *c, 0 };
+
+			clap_fail2(m, "Found argument '%s' which wasn't expected, or "
+				   "isn't valid in this context", bad, NULL);
+		}
 	}
+	/* An option at the end with no value is clap's first complaint. */
+	if (pending >= 0)
+		clap_fail2(m, "The argument '%s' requires a value but none was supplied",
+			   args[pending].shown, NULL);
 }
 
-/* clap's checks, then b3sum's own (Args::parse). */
+/* clap's checks after the parse, in its order: conflicts, required
+ * arguments, then each argument matched (a missing value, a repeat).
+ * Where several apply, clap 2 picks among them at random (its matches
+ * are a hash map); this takes the first in a fixed order, which is one
+ * of b3sum's answers. */
+static void validate(struct b3 *b, const struct matched *m)
+{
+	static const int unlike_check[] = { A_DERIVE, A_KEYED, A_LENGTH, A_RAW,
+					    A_NO_NAMES, A_TAG };
+
+	if (m->count[A_CHECK])
+		for (size_t i = 0; i < sizeof unlike_check / sizeof *unlike_check; i++)
+			if (m->count[unlike_check[i]])
+				clap_fail2(m, "The argument '%s' cannot be used with '%s'",
+					   args[unlike_check[i]].shown, "--check");
+	if (m->count[A_KEYED] && m->count[A_DERIVE])
+		clap_fail2(m, "The argument '%s' cannot be used with '%s'", "--keyed",
+			   args[A_DERIVE].shown);
+	if (m->count[A_QUIET] && !m->count[A_CHECK])
+		clap_fail(m, "The following required arguments were not provided:\n    --check");
+	if (m->count[A_KEYED] && !b->nfiles)
+		clap_fail(m, "The following required arguments were not provided:\n    <FILE>...");
+	for (int j = 0; j < m->norder; j++) {
+		int i = m->order[j];
+
+		if (args[i].value && !m->val[i])
+			clap_fail2(m, "The argument '%s' requires a value but none was supplied",
+				   args[i].shown, NULL);
+		if (m->count[i] > 1)
+			clap_fail2(m, "The argument '%s' was provided more than once, but "
+				   "cannot be used multiple times", args[i].shown, NULL);
+	}
+	b->check = m->count[A_CHECK];
+	b->keyed = m->count[A_KEYED];
+	b->no_mmap = m->count[A_NO_MMAP];
+	b->no_names = m->count[A_NO_NAMES];
+	b->raw = m->count[A_RAW];
+	b->quiet = m->count[A_QUIET];
+	b->tag = m->count[A_TAG];
+	b->derive = m->val[A_DERIVE];
+	b->length = m->val[A_LENGTH];
+	b->threads = m->val[A_THREADS];
+}
+
+/* b3sum's own checks after clap's (Args::parse). */
 static void check_args(struct b3 *b)
 {
-	if (b->quiet && !b->check)
-		clap_error("The following required arguments were not provided:\n    --check",
-			   "b3sum --check --quiet");
-	if (b->keyed && b->derive)
-		clap_error("The argument '--keyed' cannot be used with '--derive-key <CONTEXT>'",
-			   "b3sum <FILE>... --derive-key <CONTEXT> --keyed");
-	if (b->keyed && !b->nfiles)
-		clap_error("The following required arguments were not provided:\n    <FILE>...",
-			   "b3sum <FILE>... --keyed");
-	if (b->check) {
-		const struct { bool set; const char *name; } unlike[] = {
-			{ b->derive != NULL, "--derive-key <CONTEXT>" },
-			{ b->keyed, "--keyed" },
-			{ b->length != NULL, "--length <LEN>" },
-			{ b->raw, "--raw" },
-			{ b->no_names, "--no-names" },
-			{ b->tag, "--tag" },
-		};
-
-		for (size_t i = 0; i < sizeof unlike / sizeof *unlike; i++)
-			if (unlike[i].set) {
-				char what[128], use[128];
-
-				snprintf(what, sizeof what, "The argument '%s' cannot be used "
-					 "with '--check'", unlike[i].name);
-				snprintf(use, sizeof use, "b3sum --check %s", unlike[i].name);
-				clap_error(what, use);
-			}
-	}
 	if (!b->nfiles) {
 		/* FILES has room for argc + 1 names. */
 		b->files[0] = (char *)"-";
@@ -372,6 +460,48 @@ static const char *parse_line(char *line, size_t len, struct item *it, char **pa
 	return take_name(line + 66, len - 66, escaped, it, path);
 }
 
+/* Rust's str::from_utf8, fed in pieces: false at the first byte that
+ * cannot go on a well-formed sequence; NEED continuation bytes in LO..HI
+ * still owed (0 at a valid end). */
+struct utf8 {
+	int need;
+	unsigned char lo, hi;
+};
+
+static bool utf8_feed(struct utf8 *u, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (u->need) {
+			if (c < u->lo || c > u->hi)
+				return false;
+			u->lo = 0x80;
+			u->hi = 0xbf;
+			u->need--;
+			continue;
+		}
+		if (c < 0x80)
+			continue;
+		u->lo = 0x80;
+		u->hi = 0xbf;
+		if (c >= 0xc2 && c <= 0xdf) {
+			u->need = 1;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			u->need = 2;
+			u->lo = c == 0xe0 ? 0xa0 : 0x80;  /* no overlong form */
+			u->hi = c == 0xed ? 0x9f : 0xbf;  /* no surrogate */
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			u->need = 3;
+			u->lo = c == 0xf0 ? 0x90 : 0x80;
+			u->hi = c == 0xf4 ? 0x8f : 0xbf;  /* up to U+10FFFF */
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool next(void *ctx, struct fh_job *job)
 {
 	struct b3 *b = ctx;
@@ -425,6 +555,14 @@ static bool next(void *ctx, struct fh_job *job)
 				return false;
 			}
 			continue;
+		}
+		/* b3sum reads each line into a Rust string: one that is not
+		 * UTF-8 ends the run there. */
+		struct utf8 u = { 0 };
+
+		if (!utf8_feed(&u, (const unsigned char *)b->line, (size_t)n) || u.need) {
+			b->fatal = fh_xstrdup("stream did not contain valid UTF-8");
+			return false;
 		}
 		struct item *it = fh_xcalloc(1, sizeof *it);
 		char *path = NULL;
@@ -542,8 +680,11 @@ int fh_b3sum(int argc, char **argv)
 	const char *why;
 	int err;
 
+	struct matched m = { 0 };
+
 	b->algo = fh_algo_get(FH_BLAKE3);
-	parse(b, argc, argv);
+	parse(b, &m, argc, argv);
+	validate(b, &m);
 	check_args(b);
 	if (b->threads && !parse_u64(b->threads, &threads, &why))
 		fail("Failed to parse num threads.", why);

@@ -234,6 +234,60 @@ gen_same() {
 	same_as b3sum -c --no-names list
 	same_as b3sum -c --length 8 list
 	IN=list same_as b3sum -c
+	# A line that is not UTF-8 ends the run there: the lines before it
+	# are checked, from a file or from stdin, and no list after it is.
+	{ cat list; printf 'x\377\n'; cat list; } >notutf8
+	printf '%s  \355\240\200\n' "$(b3sum --no-names f)" >surrogate
+	same_as b3sum -c notutf8 list
+	same_as b3sum -c list surrogate list
+	IN=notutf8 same_as b3sum -c
+	IN=notutf8 same_as b3sum -c - list
+}
+
+@test "blake: the b3sum link reads its arguments as b3sum's parser does" {
+	need b3sum
+	local args bad=0
+	# Each line draws one answer from b3sum (where two errors apply it
+	# picks one at random, so none of these has two).
+	while IFS= read -r args; do
+		# shellcheck disable=SC2086
+		capture want b3sum $args </dev/null
+		# shellcheck disable=SC2086
+		capture got fhsum_as b3sum $args </dev/null
+		compare_runs "b3sum $args" want got || bad=1
+	done <<-'EOF'
+		-l
+		-l --raw f
+		-l --raw --no-mmap f
+		--length -- f
+		-l -- f
+		-l -5 f
+		-l= f
+		-l=3 f
+		-l3 f
+		-cl 3 f
+		-c=x f
+		-c --bogus --raw
+		-l --raw --bogus
+		--keyed --bogus
+		--derive-key x --keyed --bogus
+		--keyed --derive-key x -l
+		--keyed -c f
+		--no-names --raw -c --keyed f
+		-c -l 3 --raw f
+		--derive-key -c f
+		-l -c
+		--quiet --raw -l
+		--num-threads -1 f
+		-c -c f
+		-l 3 -l 4 f
+		--quiet --quiet -c f
+		--raw=x f
+		--no-names=x f
+		-xh
+		-Vc
+	EOF
+	return $bad
 }
 
 @test "blake: the b3sum link, as b3sum, reads a closed stdin as empty and writes to a closed stdout" {
