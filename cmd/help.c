@@ -334,8 +334,9 @@ void fh_version(void)
 	printf("fhsum %s\n", FHSUM_VERSION);
 	fputs("MD5 (RFC 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 and SHAKE\n"
 	      "(FIPS 202), TurboSHAKE and KangarooTwelve (RFC 9861), BLAKE2b\n"
-	      "(RFC 7693) and BLAKE3 checksums; POSIX cksum's CRC, CRC-32, CRC-32C,\n"
-	      "CRC-64/NVME, BSD and System V sums; xxHash (XXH32, XXH64, XXH3, XXH128).\n"
+	      "(RFC 7693), BLAKE3 and SM3 (GB/T 32905) checksums; POSIX cksum's CRC,\n"
+	      "CRC-32, CRC-32C, CRC-64/NVME, BSD and System V sums; xxHash (XXH32,\n"
+	      "XXH64, XXH3, XXH128).\n"
 	      "License: MIT.  There is NO WARRANTY, to the extent permitted by law.\n",
 	      stdout);
 }
