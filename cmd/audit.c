@@ -354,7 +354,7 @@ static void done(void *ctx, struct fh_job *read)
 				if (!stable && st == FH_ST_OK && r->has_before)
 					st = FH_ST_CHANGED; /* changed as it was read */
 				if (open && job->cand && job->chosen < 0)
-					a->unmatched++;
+					fh_audit_unmatched(a, job->cand);
 				present(a, r->e, job->path, len, job->digest, st, now, shown,
 					job->cand && job->chosen < 0 ? job->cand : NULL, r->named);
 			} else if (a->update && a->st.hd.on &&
@@ -682,6 +682,30 @@ static void warn_count(uint64_t n, const char *one, const char *many)
 		fh_error(0, "WARNING: %" PRIu64 " %s", n, n == 1 ? one : many);
 }
 
+void fh_audit_unmatched(struct auditor *a, const struct fh_candidates *cand)
+{
+	for (size_t l = 0; l < a->st.settle.n; l++)
+		if (&a->st.settle.cand[l] == cand)
+			a->unmatched[l] = true;
+}
+
+/* The lengths of untagged lines whose files matched under none of their
+ * candidates: those lines are CHANGED, or of an algorithm the run was
+ * not told (as -c says it). */
+
+static void unsettled(const struct auditor *a)
+{
+	for (size_t l = 0; l < a->st.settle.n; l++) {
+		char names[128];
+
+		if (!a->unmatched[l] || fh_settle_verdict(&a->st.settle.cand[l]))
+			continue;
+		fh_settle_names(&a->st.settle.cand[l], names, sizeof names);
+		fh_error(0, "WARNING: no file matched under %s: the list may use "
+			    "another algorithm (give it with -a)", names);
+	}
+}
+
 int fh_audit_status(struct auditor *a)
 {
 	const struct cli *c = a->c;
@@ -702,6 +726,7 @@ int fh_audit_status(struct auditor *a)
 		warn_count(a->unreadable, "listed file could not be read",
 			   "listed files could not be read");
 		warn_count(a->changed, "file changed", "files changed");
+		unsettled(a);
 		warn_count(a->damaged, "file damaged (same size and mtime, other content)",
 			   "files damaged (same size and mtime, other content)");
 		warn_count(a->moved, "file moved", "files moved");

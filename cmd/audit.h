@@ -41,7 +41,9 @@ struct auditor {
 	uint64_t unreadable, changed, damaged, moved, added, missing;
 	/* TORN: files that changed while they were read. */
 	uint64_t walk_errors, unchecked, torn, kept_missing;
-	uint64_t unmatched;     /* files that matched no candidate */
+	/* The settle lengths (st.settle) of which a listed file was read
+	 * and matched none of the candidates. */
+	bool unmatched[FH_SETTLE_LENGTHS];
 	/* A prefix that the names found have more or less than the list's,
 	 * said once after the report (prefix.h). */
 	struct fh_prefix prefix;
@@ -52,6 +54,10 @@ struct auditor {
 void fh_audit_open(struct auditor *a, bool hold, const struct fh_list_parser *how);
 /* The parser of the command line's -a, for the list's lines. */
 void fh_audit_parser(const struct cli *c, struct fh_list_parser *p);
+
+/* A listed file hashed under CAND, the candidates of its length, matched
+ * none: said at the end if no file settles that length. */
+void fh_audit_unmatched(struct auditor *a, const struct fh_candidates *cand);
 
 /* Says a file's status (or its --json record); --quiet drops OK lines,
  * --status every line.  META, when given, is the size shown, and its

@@ -683,18 +683,6 @@ static void line_done(struct checker *k, struct fh_job *job, struct item *it)
 	free(listed);
 }
 
-/* "sha3-256 or sha256": C's names, as -a takes them, into OUT (N bytes). */
-static void candidate_names(const struct fh_candidates *c, char *out, size_t n)
-{
-	size_t at = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < c->n && at < n; i++)
-		at += (size_t)snprintf(out + at, n - at, "%s%s",
-				       i == 0 ? "" : i + 1 == c->n ? " or " : ", ",
-				       c->algo[i]->name);
-}
-
 /* The lengths of L that no file matched under any of their candidates:
  * WHAT ("the list may use") an algorithm the table lacks, or the run
  * needs -a. */
@@ -705,7 +693,7 @@ static void unmatched_lengths(const struct list *l, const char *what)
 
 		if (!l->cand_failed[i] || l->cand_matched[i])
 			continue;
-		candidate_names(&l->settle.cand[i], names, sizeof names);
+		fh_settle_names(&l->settle.cand[i], names, sizeof names);
 		fh_error(0, "WARNING: no file matched under %s: %s another "
 			    "algorithm (give it with -a)", names, what);
 	}

@@ -346,7 +346,7 @@ static void judge(struct scrub *s, size_t at, struct fh_job *job)
 	else if (st == FH_ST_OK)
 		st = FH_ST_CHANGED;
 	if (open && job->cand && job->chosen < 0)
-		a->unmatched++;
+		fh_audit_unmatched(a, job->cand);
 
 	if (st == FH_ST_OK) {
 		stamp(s, at, &now);

@@ -144,6 +144,7 @@ void fh_settle_names(const struct fh_candidates *c, char *out, size_t n)
 
 	out[0] = '\0';
 	for (size_t i = 0; i < c->n && at < n; i++)
-		at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "",
+		at += (size_t)snprintf(out + at, n - at, "%s%s",
+				       i == 0 ? "" : i + 1 == c->n ? " or " : ", ",
 				       c->algo[i]->name);
 }

@@ -58,7 +58,8 @@ const struct fh_algo *fh_settle_retry(const char *name, const struct fh_candidat
 				      const struct fh_algo *skip,
 				      const uint8_t *expect, size_t outlen);
 
-/* "sha3-256, sha256": C's names, for messages, in OUT (N bytes). */
+/* "sha3-256, sha256 or blake3": C's names, as -a takes them, for
+ * messages, in OUT (N bytes). */
 void fh_settle_names(const struct fh_candidates *c, char *out, size_t n);
 
 #endif

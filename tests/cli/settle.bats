@@ -46,6 +46,33 @@ sha3_256() { python3 -c 'import hashlib,sys; print(hashlib.sha3_256(open(sys.arg
 	sha256sum -c --quiet f.sha256 || fail "sha256sum -c fails after -a sha256:" "$(cat f.sha256)"
 }
 
+@test "settle: --audit of an untagged list no file matches says to give -a, as -c does" {
+	printf '1\n' >x; printf '2\n' >y
+	b2sum -l 256 x y >L     # 64 digits: BLAKE2b-256, not a candidate
+	run fhsum --audit=L x y
+	[ "$status" = 4 ] || fail "exit $status, want 4 (CHANGED): $output"
+	[[ $output == *"WARNING: no file matched under sha3-256, sha256 or blake3: the list may use another algorithm (give it with -a)"* ]] ||
+		fail "no word of -a: $output"
+	run fhsum --scrub=L
+	[ "$status" = 4 ] || fail "--scrub: exit $status, want 4: $output"
+	[[ $output == *"WARNING: no file matched under sha3-256, sha256 or blake3"* ]] ||
+		fail "--scrub: no word of -a: $output"
+	run fhsum --audit=L -a blake2b -l 256 x y
+	[ "$status" = 0 ] || fail "-a blake2b -l 256: exit $status: $output"
+	[[ $output != *"no file matched"* ]] || fail "-a given, still warned: $output"
+	# From another directory no listed file is read: MISSING, no hint.
+	mkdir sub
+	run sh -c 'cd sub && "$0" --audit=../L -r .' "$FHSUM"
+	[ "$status" = 2 ] || fail "from sub/: exit $status, want 2 (MISSING): $output"
+	[[ $output != *"no file matched"* ]] || fail "no file read, still warned: $output"
+	# A list that settles warns of nothing, though a file changed.
+	sha256sum x y >S
+	printf '3\n' >y
+	run fhsum --audit=S x y
+	[ "$status" = 4 ] || fail "exit $status, want 4 (CHANGED): $output"
+	[[ $output != *"no file matched"* ]] || fail "settled, still warned: $output"
+}
+
 @test "settle: a file unchanged settles a sha256sum list; changed and new lines are SHA-256, declared" {
 	printf 'same\n' >s; printf 'v1\n' >f
 	sha256sum s f >SUMS
