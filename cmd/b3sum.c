@@ -146,9 +146,11 @@ static void clap_fail(const struct matched *m, const char *what)
 static void clap_fail2(const struct matched *m, const char *fmt, const char *a,
 		       const char *b)
 {
-	char what[512];
+	/* A's whole length: an argument of any size is named in full. */
+	size_t n = (size_t)snprintf(NULL, 0, fmt, a, b) + 1;
+	char *what = fh_xmalloc(n);
 
-	snprintf(what, sizeof what, fmt, a, b);
+	snprintf(what, n, fmt, a, b);
 	clap_fail(m, what);
 }
 
