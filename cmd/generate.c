@@ -117,6 +117,15 @@ static bool next(void *ctx, struct fh_job *job)
 	return true;
 }
 
+
+/* Whether an SFV line can carry NAME: it has no escapes, so a newline
+ * would split the line, and a leading ';' makes it a comment that every
+ * reader skips (the file then silently unchecked). */
+static bool sfv_name_ok(const char *name)
+{
+	return name[0] != ';' && !strchr(name, '\n');
+}
+
 /* GNU cksum 9.1's --debug line: once, when its CRC first reads a file
  * it opened, naming the code it picked (on x86-64 where PCLMULQDQ and
  * AVX are, its PCLMUL loop; elsewhere, without a word, a portable one).
@@ -239,6 +248,14 @@ static void done(void *ctx, struct fh_job *job)
 		const char *name = strcmp(job->path, "-") == 0 ? "(stdin)" : job->path;
 
 		namelen = strlen(name);
+		if (!sfv_name_ok(name)) {
+			fh_progress_clear();
+			fh_error(0, "%s: an SFV list has no way to write this name; not listed",
+				 fh_quotef(name, namelen));
+			g->ok = false;
+			free(b);
+			return;
+		}
 		if (namelen + 10 > g->line_cap) {
 			free(g->line);
 			g->line_cap = namelen + 10;
@@ -317,7 +334,8 @@ static void sfv_head(const struct operands *ops)
 		struct stat st;
 		time_t mtime;
 
-		if (stat(ops->argv[i], &st) != 0 || !S_ISREG(st.st_mode))
+		if (stat(ops->argv[i], &st) != 0 || !S_ISREG(st.st_mode) ||
+		    !sfv_name_ok(ops->argv[i]))
 			continue;
 		mtime = st.st_mtime;
 		strftime(when, sizeof when, "%H:%M.%S %Y-%m-%d", localtime_r(&mtime, &tm));

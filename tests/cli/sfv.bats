@@ -31,6 +31,22 @@ body() { grep -Ev '^; (Generated|Written) by ' "$1"; }
 	diff <(body fh.sfv) <(body rh.sfv) || fail "differs from rhash --sfv" "$(cat fh.sfv)"
 }
 
+@test "--sfv refuses a name no SFV line can carry (a newline, a leading ';'), writes the others, exits 1" {
+	printf y >';semi'
+	printf z >"$(printf 'n\nl')"
+	capture got fhsum --sfv nine ';semi' "$(printf 'n\nl')" hi
+	[ "$(cat got.rc)" = 1 ] || fail "exit $(cat got.rc), want 1" "$(cat got.err)"
+	grep -q "';semi': an SFV list has no way to write this name; not listed" got.err ||
+		fail "no word of ';semi':" "$(cat got.err)"
+	[ "$(grep -c 'no way to write this name' got.err)" = 2 ] || fail "$(cat got.err)"
+	# The list is rhash's for the two others, and reads back whole.
+	rhash --sfv nine hi >rh.sfv
+	diff <(body got.out) <(body rh.sfv) || fail "differs from rhash --sfv nine hi" "$(cat got.out)"
+	cp got.out fh.sfv
+	run fhsum -c fh.sfv
+	[ "$status" = 0 ] && [ "${#lines[@]}" = 2 ] || fail "$output"
+}
+
 @test "-c reads rhash's SFV lists, comments and CRLF included, and finds a changed file" {
 	rhash --sfv nine hi empty rand 'a b' >list.sfv
 	run fhsum -c list.sfv
