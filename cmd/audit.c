@@ -30,6 +30,7 @@
 #include "exclude.h"
 #include "listread.h"
 #include "quote.h"
+#include "shapes.h"
 
 /* What a job of the walk is. */
 enum kind { K_PRESENT, K_NEW, K_TRUSTED, K_WALK_ERROR, K_PROBE };
@@ -361,6 +362,12 @@ static void done(void *ctx, struct fh_job *read)
 				   !fh_hashdeep_name_ok(job->path, len)) {
 				fh_progress_clear();
 				fh_error(0, "%s: a hashdeep list has no way to write this "
+					    "name; not listed", fh_quotef(job->path, len));
+				a->unreadable++;
+			} else if (a->update && a->st.sfv &&
+				   !fh_shapes_sfv_name_ok(job->path, len)) {
+				fh_progress_clear();
+				fh_error(0, "%s: an SFV list has no way to write this "
 					    "name; not listed", fh_quotef(job->path, len));
 				a->unreadable++;
 			} else {
@@ -1009,6 +1016,21 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	if (a->st.hd.on) {
 		a->st.new_algo = a->st.hd.cand.algo[0];
 		a->new_outlen = a->st.hd.rowlen;
+	} else if (a->st.sfv) {
+		/* SFV: CRC-32 lines alone, which carry no metadata. */
+		const char *q = fh_quotef(a->st.name, strlen(a->st.name));
+
+		if (c->algo_given && c->algo->id != FH_CRC32B)
+			fh_error(0, "%s: an SFV list holds CRC-32 (crc32b) alone, not %s",
+				 q, c->algo->name);
+		else if (a->update && c->meta)
+			fh_error(0, "%s: an SFV line has no room for --meta's metadata", q);
+		if ((c->algo_given && c->algo->id != FH_CRC32B) || (a->update && c->meta)) {
+			fh_audit_free(a);
+			return FH_STATUS_USAGE;
+		}
+		a->st.new_algo = fh_algo_get(FH_CRC32B);
+		a->new_outlen = a->st.new_algo->digest_bytes;
 	} else if (c->algo_given) {
 		a->st.new_algo = c->algo;
 		a->new_outlen = c->outlen;
@@ -1020,6 +1042,22 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		for (size_t i = 0; i < a->st.m.n && !a->new_cand; i++)
 			if (a->st.m.entries[i].flags & FH_ENTRY_OPEN)
 				a->new_cand = fh_settle_for(&a->st.settle, a->st.m.outlen, NULL);
+	} else if (a->st.m.algo == -1 && a->update && a->st.bad_lines) {
+		/* Lines, none of them read: a list of a form fhsum does not
+		 * read, whose algorithm no line showed.  New lines of the
+		 * default algorithm would be another list's, appended. */
+		char lines[64];
+
+		if (a->st.bad_lines == 1)
+			snprintf(lines, sizeof lines, "its one line is not");
+		else
+			snprintf(lines, sizeof lines, "none of its %" PRIu64 " lines is",
+				 a->st.bad_lines);
+		fh_error(0, "%s: %s a checksum line fhsum reads, so its algorithm is "
+			    "unknown: give -a; the list was not updated",
+			 fh_quotef(a->st.name, strlen(a->st.name)), lines);
+		fh_audit_free(a);
+		return FH_STATUS_USAGE;
 	} else if (a->st.m.algo == -1) {
 		a->st.new_algo = fh_algo_get(FH_SHA3_256);
 		a->new_outlen = a->st.new_algo->digest_bytes;
@@ -1041,7 +1079,8 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		uint64_t outside = 0;
 		struct fh_hashdeep hd;
 		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL,
-							 &outside, &hd };
+							 &outside, &hd,
+							 fh_shapes_sfv_name(c->against) };
 
 		fh_hashdeep_init(&hd, c);
 

@@ -15,6 +15,7 @@
 #include "operands.h"
 #include "quote.h"
 #include "settle.h"
+#include "shapes.h"
 #include "xxhsum.h"
 
 struct gen {
@@ -117,14 +118,6 @@ static bool next(void *ctx, struct fh_job *job)
 	return true;
 }
 
-
-/* Whether an SFV line can carry NAME: it has no escapes, so a newline
- * would split the line, and a leading ';' makes it a comment that every
- * reader skips (the file then silently unchecked). */
-static bool sfv_name_ok(const char *name)
-{
-	return name[0] != ';' && !strchr(name, '\n');
-}
 
 /* GNU cksum 9.1's --debug line: once, when its CRC first reads a file
  * it opened, naming the code it picked (on x86-64 where PCLMULQDQ and
@@ -248,7 +241,7 @@ static void done(void *ctx, struct fh_job *job)
 		const char *name = strcmp(job->path, "-") == 0 ? "(stdin)" : job->path;
 
 		namelen = strlen(name);
-		if (!sfv_name_ok(name)) {
+		if (!fh_shapes_sfv_name_ok(name, namelen)) {
 			fh_progress_clear();
 			fh_error(0, "%s: an SFV list has no way to write this name; not listed",
 				 fh_quotef(name, namelen));
@@ -335,7 +328,7 @@ static void sfv_head(const struct operands *ops)
 		time_t mtime;
 
 		if (stat(ops->argv[i], &st) != 0 || !S_ISREG(st.st_mode) ||
-		    !sfv_name_ok(ops->argv[i]))
+		    !fh_shapes_sfv_name_ok(ops->argv[i], strlen(ops->argv[i])))
 			continue;
 		mtime = st.st_mtime;
 		strftime(when, sizeof when, "%H:%M.%S %Y-%m-%d", localtime_r(&mtime, &tm));

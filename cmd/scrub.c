@@ -685,11 +685,12 @@ int fh_scrub(const struct cli *c, struct operands *ops, uint64_t max_bytes,
 		fh_store_unlock(&a->st);
 		exit(FH_STATUS_USAGE);
 	}
-	/* A row of hashdeep's has no room for a stamp. */
-	if (a->st.hd.on) {
-		fh_error(0, "%s: a hashdeep list cannot be scrubbed: it keeps no "
+	/* A row of hashdeep's, or an SFV line, has no room for a stamp. */
+	if (a->st.hd.on || a->st.sfv) {
+		fh_error(0, "%s: %s list cannot be scrubbed: it keeps no "
 			    "stamps (--audit checks it)",
-			 fh_quotef(a->st.name, strlen(a->st.name)));
+			 fh_quotef(a->st.name, strlen(a->st.name)),
+			 a->st.hd.on ? "a hashdeep" : "an SFV");
 		fh_store_unlock(&a->st);
 		exit(FH_STATUS_USAGE);
 	}

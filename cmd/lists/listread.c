@@ -55,6 +55,7 @@ struct reader {
 	uint64_t lineno;
 	uint8_t *digest;        /* FH_MAX_XOF_BYTES */
 	struct fh_hashdeep *hd; /* NULL, or a hashdeep list's columns */
+	bool sfv;               /* an SFV list's lines */
 
 	/* The ring: batches [head, head + full) are parsed and waiting;
 	 * the parse fills batch head + full once it is free. */
@@ -122,6 +123,16 @@ static bool parse_batch(struct reader *r, struct batch *b)
 				kind = fh_hashdeep_parse(r->hd, line, len, &l);
 			if (kind != FH_LINE_SKIP)
 				put(b, kind, &l, r->hd->row, NULL, r->lineno);
+			continue;
+		}
+		if (r->sfv) {
+			/* An SFV list: its lines, and no "#fhsum" lines. */
+			if (got == FH_LINES_LINE)
+				kind = fh_shapes_sfv_line(&r->p, line, len, &l);
+			if (kind == FH_LINE_OK && !fh_list_digest(r->digest, &l))
+				kind = FH_LINE_BAD;
+			if (kind != FH_LINE_SKIP)
+				put(b, kind, &l, r->digest, NULL, r->lineno);
 			continue;
 		}
 		if (got == FH_LINES_LINE && fh_meta_parse(line, len, &r->meta)) {
@@ -257,6 +268,7 @@ int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_rea
 	/* A clear-signed list's signed text alone, where asked. */
 	fh_shapes_start(&r->text, &r->lines, fd, NULL, how->outside != NULL);
 	r->hd = how->hashdeep;
+	r->sfv = how->sfv;
 	if (threaded) {
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->cv, NULL);

@@ -32,6 +32,8 @@ struct fh_list_reading {
 	 * with their row bytes as the digest; NULL: every list is read as a
 	 * GNU list. */
 	struct fh_hashdeep *hashdeep;
+	/* An SFV list: "NAME CRC32" lines, ';' comments (shapes.h). */
+	bool sfv;
 };
 
 /* Reads the list FD to its end with PARSER (its state carried over, and

@@ -112,8 +112,7 @@ bool fh_shapes_signed(int fd)
 	return find_begin(fd) != 0;
 }
 
-/* Whether LIST is named as an SFV list is: "*.sfv", in any case. */
-static bool is_sfv_name(const char *list)
+bool fh_shapes_sfv_name(const char *list)
 {
 	size_t n = strlen(list);
 
@@ -134,7 +133,7 @@ bool fh_shapes_start(struct fh_shapes *s, struct fh_lines *lines, int fd,
 	s->outside = s->late = s->texts = s->entries = 0;
 	s->single = false;
 	s->ahead_status = -1;
-	s->sfv = on && list && is_sfv_name(list);
+	s->sfv = on && list && fh_shapes_sfv_name(list);
 	if (on && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		s->begin = find_begin(fd);
 	return true;
@@ -446,12 +445,8 @@ static bool may_be_gpg(const char *line, size_t len)
 	       memchr(line, ':', len);
 }
 
-/* An SFV line (LEN bytes at LINE, modified in place): "NAME CRC32HEX",
- * the name everything before the last space.  ';' starts a comment;
- * blank lines are skipped.  -a of another algorithm than CRC-32 makes
- * every line improper. */
-static enum fh_line_kind sfv_line(struct fh_list_parser *p, char *line,
-				  size_t len, struct fh_list_line *out)
+enum fh_line_kind fh_shapes_sfv_line(struct fh_list_parser *p, char *line,
+				     size_t len, struct fh_list_line *out)
 {
 	const struct fh_algo *crc32 = fh_algo_get(FH_CRC32B);
 	size_t sp;
@@ -471,6 +466,11 @@ static enum fh_line_kind sfv_line(struct fh_list_parser *p, char *line,
 	return FH_LINE_OK;
 }
 
+bool fh_shapes_sfv_name_ok(const char *name, size_t len)
+{
+	return len && name[0] != ';' && !memchr(name, '\n', len);
+}
+
 enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 				  struct fh_list_line *out, uintmax_t *lineno)
 {
@@ -485,7 +485,7 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 		s->entries++;
 		if (st == FH_LINES_TOO_LONG)
 			return FH_SHAPE_BAD;
-		kind = sfv_line(p, line, len, out);
+		kind = fh_shapes_sfv_line(p, line, len, out);
 		if (kind == FH_LINE_SKIP) {
 			s->entries--;
 			continue;

@@ -90,6 +90,21 @@ enum fh_shape_kind fh_shapes_next(struct fh_shapes *s, struct fh_list_parser *p,
 enum fh_lines_status fh_shapes_text(struct fh_shapes *s, char **line,
 				    size_t *len, uintmax_t *lineno);
 
+/* Whether LIST is named as an SFV list is: "*.sfv", in any case. */
+bool fh_shapes_sfv_name(const char *list);
+
+/* An SFV line (LEN bytes at LINE, modified in place): "NAME CRC32HEX",
+ * the name everything before the last space.  ';' starts a comment;
+ * blank lines are skipped.  -a of another algorithm than CRC-32 makes
+ * every line improper. */
+enum fh_line_kind fh_shapes_sfv_line(struct fh_list_parser *p, char *line,
+				     size_t len, struct fh_list_line *out);
+
+/* Whether an SFV line can carry NAME: it has no escapes, so a newline
+ * would split the line, and a leading ';' makes it a comment that every
+ * reader skips (the file then silently unchecked). */
+bool fh_shapes_sfv_name_ok(const char *name, size_t len);
+
 /* The file a list named LIST is named for, beside it: LIST without its
  * last extension (malloc'd); NULL when its last component has none. */
 char *fh_shapes_stem(const char *list);

@@ -157,6 +157,7 @@ void fh_store_init(struct fh_store *s, const char *name, const struct cli *c)
 	fh_manifest_init(&s->m);
 	fh_settle_init(&s->settle, c);
 	fh_hashdeep_init(&s->hd, c);
+	s->sfv = fh_shapes_sfv_name(name);
 }
 
 /* Held, the list is locked first and stays locked to its rewrite. */
@@ -200,7 +201,7 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	fh_manifest_expect(&s->m, (size_t)(st.st_size / 40));
 	struct reading r = { s, ev, 0 };
 	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch,
-						 &s->outside, &s->hd };
+						 &s->outside, &s->hd, s->sfv };
 
 	s->listed = *how;
 	int err = fh_list_read(fd, &s->listed, &reading);
@@ -285,6 +286,22 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		     size_t outlen, const char *name, size_t len,
 		     const struct fh_meta *meta)
 {
+	if (s->sfv) {
+		/* An SFV line: the name as it is, the CRC in upper case; no
+		 * metadata (the caller writes no name SFV cannot carry). */
+		char *line = fh_store_xmalloc(len + 2 + 2 * outlen);
+
+		memcpy(line, name, len);
+		line[len] = ' ';
+		for (size_t i = 0; i < outlen; i++) {
+			line[len + 1 + 2 * i] = "0123456789ABCDEF"[digest[i] >> 4];
+			line[len + 2 + 2 * i] = "0123456789ABCDEF"[digest[i] & 15];
+		}
+		line[len + 1 + 2 * outlen] = '\n';
+		fh_listout_put(w, line, len + 2 + 2 * outlen);
+		free(line);
+		return;
+	}
 	if (s->hd.on) {
 		/* A hashdeep row: no metadata, no escapes. */
 		char *row = fh_store_xmalloc(fh_hashdeep_format_size(&s->hd, len));
@@ -316,8 +333,8 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
  * settled that the old list did not declare. */
 static void put_declarations(struct fh_store *s, struct fh_listout *w)
 {
-	if (s->hd.on)
-		return; /* its header stays the first line */
+	if (s->hd.on || s->sfv)
+		return; /* its header stays the first line; SFV has none */
 	for (size_t i = 0; i < s->settle.n; i++) {
 		const struct fh_algo *v = fh_settle_verdict(&s->settle.cand[i]);
 

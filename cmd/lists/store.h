@@ -87,6 +87,9 @@ struct fh_store {
 	/* A hashdeep list's columns (HD.on): its rows are kept, and new
 	 * ones written, by its rules, with every column's digests. */
 	struct fh_hashdeep hd;
+	/* An SFV list (named "*.sfv"): CRC-32 lines, "NAME CRC32HEX", that
+	 * carry no metadata and no declaration. */
+	bool sfv;
 	int first_form;         /* the first line's FH_FMT_* (-1: none) */
 	bool any_meta;          /* a line has metadata */
 	uint64_t bad_lines, duplicates;

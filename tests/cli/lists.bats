@@ -218,6 +218,27 @@ PROG: WARNING: no file matched under md5 or xxh128: the list may use another alg
 	[ "$(grep -c '  a$' L1)" = 2 ] || fail "a duplicate line was lost:" "$(cat L1)"
 }
 
+@test "--update of a list none of whose lines fhsum reads: its algorithm unknown, nothing appended, exit 64" {
+	echo a >a
+	# Text of a form fhsum does not read, whose lines would be followed
+	# by another algorithm's.
+	printf 'Release 1.0\na: 0x%s\n' "$(md5sum a | cut -c1-32)" >L
+	cp L L.before
+	run fhsum --update=L a
+	[ "$status" = 64 ] || fail "exit $status, want 64: $output"
+	[[ $output == *"L: none of its 2 lines is a checksum line fhsum reads, so its algorithm is unknown: give -a; the list was not updated"* ]] ||
+		fail "$output"
+	cmp -s L L.before || fail "the list changed:" "$(cat L)"
+	# -a names the algorithm: the lines are kept, the new one appended.
+	run fhsum --update=L -a md5 a
+	[ "$status" = 1 ] || fail "-a md5: exit $status: $output"
+	grep -qx "$(md5sum a)" L || fail "no md5 line:" "$(cat L)"
+	# An empty list is a new one: the default algorithm, as ever.
+	: >E
+	run fhsum --update=E a
+	[ "$status" = 1 ] && [ -s E ] || fail "empty list: exit $status: $output"
+}
+
 @test "--update in a directory it cannot write: said first, no statuses, exit 64, list untouched" {
 	in_open_dir
 	small_tree

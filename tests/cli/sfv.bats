@@ -77,3 +77,48 @@ body() { grep -Ev '^; (Generated|Written) by ' "$1"; }
 	run fhsum --sfv -a crc32b nine
 	[ "$status" = 0 ] || fail "$output"
 }
+
+@test "--audit reads rhash's SFV list: OK, CHANGED and NEW, and never a line of it improper" {
+	rhash --sfv nine hi 'a b' >list.sfv
+	printf y >>hi
+	capture got fhsum --audit=list.sfv nine hi 'a b' rand
+	[ "$(cat got.rc)" = 5 ] || fail "exit $(cat got.rc), want 5 (new, changed)" "$(cat got.out got.err)"
+	[ "$(cat got.out)" = "nine: OK
+hi: CHANGED
+a b: OK
+rand: NEW" ] || fail "$(cat got.out)"
+	! grep -q improperly got.err || fail "$(cat got.err)"
+}
+
+@test "--update keeps an SFV list SFV: new files' CRC-32 lines that rhash -c reads, the old lines byte for byte" {
+	rhash --sfv nine hi >list.sfv
+	cp list.sfv before.sfv
+	printf y >';semi'
+	capture got fhsum --update=list.sfv nine hi 'a b' rand ';semi'
+	[ "$(cat got.rc)" = 33 ] || fail "exit $(cat got.rc), want 33 (new, a name not listed)" "$(cat got.err)"
+	grep -q "';semi': an SFV list has no way to write this name; not listed" got.err ||
+		fail "$(cat got.err)"
+	# The old text first, unchanged; then rhash's own lines for the new files.
+	head -c "$(wc -c <before.sfv)" list.sfv | cmp -s - before.sfv || fail "old lines changed:" "$(cat list.sfv)"
+	rhash --sfv 'a b' rand >new.sfv
+	[ "$(tail -n 2 list.sfv)" = "$(body new.sfv | grep -v '^;')" ] || fail "new lines:" "$(cat list.sfv)"
+	rhash -c list.sfv >rh.out 2>&1 || fail "rhash -c fails on the updated list:" "$(cat rh.out)"
+	# A list that does not exist yet is made SFV by its name.
+	fhsum --update=made.sfv nine hi 2>/dev/null || true
+	rhash --sfv nine hi >want.sfv
+	[ "$(cat made.sfv)" = "$(body want.sfv | grep -v '^;')" ] || fail "made:" "$(cat made.sfv)"
+}
+
+@test "an SFV list refuses what it cannot hold: -a of another algorithm, --meta, --scrub's stamps" {
+	rhash --sfv nine hi >list.sfv
+	cp list.sfv before.sfv
+	local args
+	for args in "--update=list.sfv -a md5 nine" "--update=list.sfv --meta rand" \
+		    "--audit=list.sfv -a sha256 nine" "--scrub=list.sfv"; do
+		# shellcheck disable=SC2086
+		run fhsum $args
+		[ "$status" = 64 ] || fail "$args: exit $status, want 64: $output"
+		[[ $output == *"list.sfv: "*"SFV"* ]] || fail "$args: $output"
+	done
+	cmp -s list.sfv before.sfv || fail "the list changed:" "$(cat list.sfv)"
+}
