@@ -115,7 +115,8 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 			fh_store_change(&a->st, (struct fh_change){
 				.e = e, .kind = FH_CH_REPLACE, .digest = d, .cand = cand,
 				.meta = with_meta ? *now : (struct fh_meta){ 0 },
-				.has_meta = with_meta });
+				.has_meta = with_meta,
+				.size = shown ? shown->size : UINT64_MAX });
 		}
 		if (st == FH_ST_OK)
 			return; /* --update prints what it changed */
@@ -625,6 +626,7 @@ static void finish(struct auditor *a)
 				n->renamed = true;
 				fh_store_change(&a->st, (struct fh_change){
 					.e = e, .kind = FH_CH_RENAME, .name = n->name,
+					.size = n->size,
 					.len = n->len, .meta = n->meta,
 					.has_meta = n->has_meta &&
 						    ((e->flags & FH_ENTRY_META) || c->meta) });

@@ -47,7 +47,7 @@ void fh_store_grow(void **p, size_t *cap, size_t n, size_t size)
 static int form_of(const struct fh_list_line *l)
 {
 	return (l->tagged ? FH_FMT_TAG : 0) | (l->binary ? FH_FMT_BINARY : 0) |
-	       (l->base64 ? FH_FMT_BASE64 : 0);
+	       (l->base64 ? FH_FMT_BASE64 : 0) | (l->form ? FH_FMT_FORM : 0);
 }
 
 /* A reading: the store and the caller's events. */
@@ -280,11 +280,12 @@ static void put_entry_meta(struct fh_store *s, struct fh_listout *w,
 			  needs_name(s, e->form, algo, e->outlen) ? algo : NULL);
 }
 
-/* One checksum line (and its metadata line) in FORM. */
+/* One checksum line (and its metadata line) in FORM, of a file of SIZE
+ * bytes (UINT64_MAX: not known). */
 static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		     const struct fh_algo *algo, const uint8_t *digest,
 		     size_t outlen, const char *name, size_t len,
-		     const struct fh_meta *meta)
+		     const struct fh_meta *meta, uint64_t size)
 {
 	if (s->sfv) {
 		/* An SFV line: the name as it is, the CRC in upper case; no
@@ -314,6 +315,11 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 					      : 2 * outlen;
 	char *line = fh_store_xmalloc(fh_format_size(textlen, len));
 	bool named = needs_name(s, form, algo, outlen);
+	/* A list of cksum's or sum's lines keeps their form: the value in
+	 * decimal and the size, where the algorithm has that form. */
+	bool as_form = (form & FH_FMT_FORM) && size != UINT64_MAX &&
+		       fh_algo_row(algo)->form != FH_FORM_DIGEST &&
+		       !memchr(name, '\n', len); /* unescaped there: an escaped hex line */
 
 	if (!(form & FH_FMT_BASE64))
 		fh_hex(s->text, digest, outlen);
@@ -324,8 +330,12 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		fh_listout_put(w, algo->name, strlen(algo->name));
 		fh_listout_put(w, "\n", 1);
 	}
-	fh_listout_put(w, line, fh_format_line(line, algo, s->text, textlen, name, len,
-				    form & (FH_FMT_TAG | FH_FMT_BINARY | FH_FMT_BASE64)));
+	if (as_form)
+		fh_listout_put(w, line, fh_format_form(line, algo, digest, size, name, len, 0));
+	else
+		fh_listout_put(w, line, fh_format_line(line, algo, s->text, textlen, name,
+						      len, form & (FH_FMT_TAG | FH_FMT_BINARY |
+								   FH_FMT_BASE64)));
 	free(line);
 }
 
@@ -437,7 +447,7 @@ static void line_start(struct fh_store *s, struct fh_rewriter *rw)
 				 ch->kind == FH_CH_REPLACE ? ch->digest : fh_entry_digest(e),
 				 e->outlen, ch->kind == FH_CH_RENAME ? ch->name : e->name,
 				 ch->kind == FH_CH_RENAME ? ch->len : e->namelen,
-				 ch->has_meta ? &ch->meta : NULL);
+				 ch->has_meta ? &ch->meta : NULL, ch->size);
 	}
 }
 
@@ -525,7 +535,7 @@ static int rewrite_rest(struct fh_store *s, struct fh_rewriter *rw)
 			continue; /* written in its old name's place */
 		put_line(s, w, form, fh_algo_get((enum fh_algo_id)n->algo), n->digest,
 			 n->outlen, n->name, n->len,
-			 with_meta && n->has_meta ? &n->meta : NULL);
+			 with_meta && n->has_meta ? &n->meta : NULL, n->size);
 	}
 	return w->err;
 }

@@ -58,6 +58,9 @@ struct fh_change {
 	struct fh_meta meta;    /* STAMP: the state verified, and when */
 	bool has_meta;
 	uint8_t *digest;        /* REPLACE: the new digest (the store's) */
+	/* REPLACE, RENAME: the file's size, for a line of cksum's form
+	 * (UINT64_MAX: not known). */
+	uint64_t size;
 	/* REPLACE of a file that matched no candidate: DIGEST holds one of
 	 * each, the verdict picks which is written. */
 	struct fh_candidates *cand;

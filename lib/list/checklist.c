@@ -554,6 +554,7 @@ static enum fh_line_kind parse_form(struct fh_list_parser *p,
 	out->digest = out->digest_buf;
 	out->digestlen = 8;
 	out->outlen = out->algo->digest_bytes;
+	out->form = true;
 	if (!a)
 		settle_or_declared(p, out);
 	if (!finish_name(s + i, n - i, false, &out->namelen))

@@ -85,6 +85,7 @@ struct fh_list_line {
 	size_t namelen;
 	bool binary;                /* '*' mode character */
 	bool tagged;                /* the BSD form, TAG (NAME) = DIGEST */
+	bool form;                  /* cksum's or sum's: VALUE SIZE NAME */
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
@@ -142,6 +143,7 @@ enum {
 	FH_FMT_ZERO = 1 << 2,   /* end with NUL, never escape */
 	FH_FMT_BASE64 = 1 << 3, /* the digest is base64: written as given */
 	FH_FMT_NO_NAME = 1 << 4, /* the digest and the line end alone */
+	FH_FMT_FORM = 1 << 5,   /* a list's line of cksum's or sum's form */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */

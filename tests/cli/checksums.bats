@@ -165,6 +165,32 @@ big: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 	[ "$status" = 1 ] && [[ $output == *"no properly formatted"* ]] || fail "$output"
 }
 
+@test "--update keeps a list of GNU cksum's, sum's or sum -s's lines in their form: new, changed and moved lines as GNU writes them" {
+	local l prog
+	for l in crc bsd sysv; do
+		case $l in crc) prog=cksum ;; bsd) prog=sum ;; sysv) prog="sum -s" ;; esac
+		mkdir $l && cp nine hi big $l/ && cd $l
+		$prog nine big >L
+		printf more >>nine
+		run fhsum --update=L --prune -r .
+		[ "$status" = 5 ] || fail "$l: exit $status, want 5 (new, changed): $output"
+		# The lines after the list's declaration are GNU's for these files.
+		grep -v '^#' L | sed 's#\./##' | sort >../got
+		$prog nine big hi | sort >../want
+		diff ../want ../got || fail "$l: not $prog's lines" "$(cat L)"
+		# A file moved keeps the list's form under its new name.
+		mkdir sub && mv big sub/big2
+		run fhsum --update=L --prune -r .
+		[ "$status" = 8 ] || fail "$l: move: exit $status, want 8: $output"
+		grep -v '^#' L | sed 's#\./##' | sort >../got
+		$prog nine sub/big2 hi | sort >../want
+		diff ../want ../got || fail "$l: moved: not $prog's lines" "$(cat L)"
+		run fhsum -c L
+		[ "$status" = 0 ] || fail "$l: -c of the updated list: $output"
+		cd ..
+	done
+}
+
 @test "-a crc, bsd and sysv under fhsum's own name print cksum's and sum's lines, and -c reads them back" {
 	for a in crc:cksum bsd:"sum -r" sysv:"sum -s"; do
 		fhsum -a "${a%%:*}" nine hi big >fh.txt
