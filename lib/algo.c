@@ -105,7 +105,8 @@ static const struct fh_algo_row rows[] = {
 	  .length = FH_LENGTH_XOF, .max_bytes = 64, .untagged = true,
 	  .gnu_name = "b2sum", .openssl = "BLAKE2B-512" },
 	{ .algo = { FH_BLAKE3, FH_FAMILY_BLAKE3, "blake3", "BLAKE3", 32, 64, true, 0, 0, 0 },
-	  .length = FH_LENGTH_XOF, .untagged = true, .program = "b3sum" },
+	  .length = FH_LENGTH_XOF, .untagged = true, .program = "b3sum",
+	  .no_comments = true },
 	/* The checksums: POSIX cksum's CRC and ITU-T V.42's CRC-32 (GNU
 	 * cksum's -a crc and crc32b, 9.6), the BSD and System V sums (GNU
 	 * sum -r and -s), and the CRCs S3 keeps (CRC-32C; CRC-64/NVME, its
@@ -131,15 +132,17 @@ static const struct fh_algo_row rows[] = {
 	 * over 1024-byte blocks.  xxhsum 0.8 is the program of XXH64, its
 	 * default; its lines of XXH3 carry the prefix "XXH3_" (0.8.2). */
 	{ .algo = { FH_XXH32, FH_FAMILY_XXH, "xxh32", "XXH32", 4, 16, false, 0, 0, 0 },
-	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[0], .le_tags = true },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[0], .le_tags = true,
+	  .no_comments = true },
 	{ .algo = { FH_XXH64, FH_FAMILY_XXH, "xxh64", "XXH64", 8, 32, false, 0, 0, 0 },
 	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[1], .le_tags = true,
-	  .gnu_name = "xxhsum", .xxhsum = true },
+	  .gnu_name = "xxhsum", .xxhsum = true, .no_comments = true },
 	{ .algo = { FH_XXH3, FH_FAMILY_XXH, "xxh3", "XXH3", 8, 1024, false, 0, 0, 0 },
 	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[2], .le_tags = true,
-	  .prefix = "XXH3_" },
+	  .prefix = "XXH3_", .no_comments = true },
 	{ .algo = { FH_XXH128, FH_FAMILY_XXH, "xxh128", "XXH128", 16, 1024, false, 0, 0, 0 },
-	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[3], .le_tags = true },
+	  .length = FH_LENGTH_NONE, .model = &fh_xxh_kinds[3], .le_tags = true,
+	  .no_comments = true },
 	/* SM3 (GB/T 32905-2016): 64-byte blocks, 32 bytes of digest, as GNU
 	 * cksum -a sm3 writes it (tag SM3) and openssl dgst -sm3 ("SM3").
 	 * Untagged, only under -a: settling a 64-digit list (SHA256SUMS of

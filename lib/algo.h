@@ -102,6 +102,11 @@ struct fh_algo_row {
 	 * content is then not hashed with it too, whose kernel is the
 	 * slowest of that length. */
 	bool needs_a;
+	/* The program of its lists (b3sum, xxhsum) takes no comment line:
+	 * b3sum -c calls a '#' line an error (exit 1), xxhsum counts it
+	 * improper.  A list of it gets no "#fhsum" line naming its
+	 * algorithm (its length is settled by content at each reading). */
+	bool no_comments;
 };
 
 /* The most digest bytes A takes (its only length when it is not an XOF). */

@@ -211,10 +211,11 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	return err ? err : r.err;
 }
 
-/* New files' algorithm, when the new list declares it for them: they are
+/* New files' algorithm, when the new list implies it for them: they are
  * written untagged, their length is others' too, and neither the old
- * list nor a verdict declares one for it. */
-static const struct fh_algo *news_declared(const struct fh_store *s)
+ * list nor a verdict declares one for it.  The list declares it, unless
+ * the algorithm's own program takes no comment line (news_declared). */
+static const struct fh_algo *news_implied(const struct fh_store *s)
 {
 	const struct fh_algo *n = s->new_algo;
 	bool untagged = s->first_form >= 0 ? !(s->first_form & FH_FMT_TAG) : !(s->new_form & FH_FMT_TAG);
@@ -232,6 +233,13 @@ static const struct fh_algo *news_declared(const struct fh_store *s)
 	return n;
 }
 
+static const struct fh_algo *news_declared(const struct fh_store *s)
+{
+	const struct fh_algo *n = news_implied(s);
+
+	return n && !fh_algo_row(n)->no_comments ? n : NULL;
+}
+
 /* The algorithm the new list declares for untagged digests of OUTLEN
  * bytes: the old list's "#fhsum untagged=" line, else the verdict (a
  * declaration the new list begins with), else new files' algorithm. */
@@ -242,18 +250,21 @@ static const struct fh_algo *declared(const struct fh_store *s, size_t outlen)
 	for (size_t i = 0; !d && i < s->settle.n; i++)
 		if (s->settle.outlen[i] == outlen)
 			d = fh_settle_verdict(&s->settle.cand[i]);
-	if (!d && s->new_algo && news_declared(s) == s->new_algo &&
+	if (!d && s->new_algo && news_implied(s) == s->new_algo &&
 	    s->new_algo->digest_bytes == outlen)
 		d = s->new_algo;
 	return d;
 }
 
 /* Whether a line in FORM of ALGO must name its algorithm: untagged, of a
- * length others share, and not the one the list declares. */
+ * length others share, and not the one the list declares; never where
+ * the algorithm's own program takes no comment line (settled by content
+ * at each reading instead). */
 static bool needs_name(const struct fh_store *s, int form, const struct fh_algo *algo,
 		       size_t outlen)
 {
-	return !(form & FH_FMT_TAG) && fh_algo_untagged_as(algo, outlen) &&
+	return !(form & FH_FMT_TAG) && !fh_algo_row(algo)->no_comments &&
+	       fh_algo_untagged_as(algo, outlen) &&
 	       fh_settle_algos(outlen, NULL) > 1 &&
 	       declared(s, outlen) != algo;
 }
@@ -348,7 +359,8 @@ static void put_declarations(struct fh_store *s, struct fh_listout *w)
 	for (size_t i = 0; i < s->settle.n; i++) {
 		const struct fh_algo *v = fh_settle_verdict(&s->settle.cand[i]);
 
-		if (!v || fh_list_declared(&s->listed, s->settle.outlen[i]))
+		if (!v || fh_algo_row(v)->no_comments ||
+		    fh_list_declared(&s->listed, s->settle.outlen[i]))
 			continue;
 		fh_listout_put(w, "#fhsum untagged=", 16);
 		fh_listout_put(w, v->name, strlen(v->name));

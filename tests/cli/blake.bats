@@ -316,6 +316,33 @@ gen_same() {
 	return $bad
 }
 
+@test "blake: --update keeps a b3sum list b3sum's: no '#' line, which b3sum -c calls an error" {
+	need b3sum
+	b3sum f chunk1 >L
+	printf more >>f
+	run fhsum --update=L f chunk1 big
+	[ "$status" = 5 ] || fail "exit $status, want 5 (new, changed): $output"
+	! grep -q '^#' L || fail "a '#' line:" "$(cat L)"
+	run b3sum -c L
+	[ "$status" = 0 ] || fail "b3sum -c fails on the updated list:" "$output" "$(cat L)"
+	# Read again, the list settles as BLAKE3 by the content of a file
+	# the run reads; when the one named changed, none shows it, and the
+	# list is left as it is until -a names the algorithm.
+	printf more >>f
+	cp L L.before
+	run fhsum --update=L f
+	[ "$status" = 64 ] && [[ $output == *"give -a; the list was not updated"* ]] ||
+		fail "f alone, changed: exit $status, want 64: $output"
+	cmp -s L L.before || fail "the list changed:" "$(cat L)"
+	run fhsum --update=L f chunk1
+	[ "$status" = 4 ] || fail "f and chunk1: exit $status, want 4: $output"
+	printf more >>f
+	run fhsum --update=L -a blake3 f
+	[ "$status" = 4 ] || fail "-a blake3 f: exit $status, want 4: $output"
+	run b3sum -c L
+	[ "$status" = 0 ] || fail "again: b3sum -c:" "$output" "$(cat L)"
+}
+
 @test "blake: the b3sum link's --tag writes BSD lines, and -c reads them back, as b3sum 1.7 does" {
 	need b3sum
 	local h w

@@ -227,3 +227,17 @@ EOF2
 			fail "-a $a: $output"
 	done
 }
+
+@test "--update keeps an xxhsum list xxhsum's: no '#' line that xxhsum --strict -c would call improper" {
+	local h
+	for h in 0 1 2 3; do
+		xxhsum -H$h nine hi >L$h
+		printf more >>hi
+		run fhsum --update=L$h nine hi big
+		[ "$status" = 5 ] || fail "-H$h: exit $status, want 5 (new, changed): $output"
+		! grep -q '^#' L$h || fail "-H$h: a '#' line:" "$(cat L$h)"
+		run xxhsum --strict -c L$h
+		[ "$status" = 0 ] || fail "-H$h: xxhsum --strict -c fails on the updated list:" "$output" "$(cat L$h)"
+		printf hi >hi
+	done
+}
