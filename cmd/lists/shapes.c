@@ -451,9 +451,10 @@ enum fh_line_kind fh_shapes_sfv_line(struct fh_list_parser *p, char *line,
 	const struct fh_algo *crc32 = fh_algo_get(FH_CRC32B);
 	size_t sp;
 
+	bool crlf = len && line[len - 1] == '\r';
+
 	memset(out, 0, sizeof *out);
-	if (len && line[len - 1] == '\r')
-		len--;
+	len -= crlf;
 	if (len == 0 || line[0] == ';' || trimmed(line, len) == 0)
 		return FH_LINE_SKIP;
 	for (sp = len; sp > 0 && line[sp - 1] != ' '; sp--)
@@ -463,6 +464,7 @@ enum fh_line_kind fh_shapes_sfv_line(struct fh_list_parser *p, char *line,
 		return FH_LINE_BAD;
 	out->name = line;
 	out->namelen = sp - 1;
+	out->crlf = crlf;
 	return FH_LINE_OK;
 }
 

@@ -67,6 +67,8 @@ static void add_entry(void *ctx, struct fh_list_line *l, uint64_t hash,
 
 	switch (fh_manifest_add_hashed(&s->m, hash, l, digest, meta, form_of(l), lineno)) {
 	case FH_ADD_OK:
+		/* CR LF where every entry's line ends so. */
+		s->crlf = l->crlf && (s->first_form < 0 || s->crlf);
 		if (s->first_form < 0)
 			s->first_form = form_of(l);
 		s->any_meta |= meta != NULL;
@@ -269,16 +271,32 @@ static bool needs_name(const struct fh_store *s, int form, const struct fh_algo 
 	       declared(s, outlen) != algo;
 }
 
+/* Text of whole lines, N bytes at TEXT, each line ended as the list's
+ * are: CR LF where every entry's is, else LF. */
+static void put_lines(const struct fh_store *s, struct fh_listout *w, const char *text,
+		      size_t n)
+{
+	const char *nl;
+
+	while (s->crlf && (nl = memchr(text, '\n', n)) != NULL) {
+		fh_listout_put(w, text, (size_t)(nl - text));
+		fh_listout_put(w, "\r\n", 2);
+		n -= (size_t)(nl + 1 - text);
+		text = nl + 1;
+	}
+	fh_listout_put(w, text, n);
+}
+
 /* A metadata line; for an entry whose line must name its algorithm
  * (ALGO, else NULL), with its "algorithm=" word. */
-static void put_meta(struct fh_listout *w, const struct fh_meta *meta,
-		     const struct fh_algo *algo)
+static void put_meta(const struct fh_store *s, struct fh_listout *w,
+		     const struct fh_meta *meta, const struct fh_algo *algo)
 {
 	char m[FH_META_MAX];
 	struct fh_meta named = *meta;
 
 	named.algo = algo;
-	fh_listout_put(w, m, fh_meta_format(m, &named));
+	put_lines(s, w, m, fh_meta_format(m, &named));
 }
 
 /* The metadata line of entry E. */
@@ -287,7 +305,7 @@ static void put_entry_meta(struct fh_store *s, struct fh_listout *w,
 {
 	const struct fh_algo *algo = fh_algo_get((enum fh_algo_id)e->algo);
 
-	put_meta(w, meta, !(e->flags & FH_ENTRY_OPEN) &&
+	put_meta(s, w, meta, !(e->flags & FH_ENTRY_OPEN) &&
 			  needs_name(s, e->form, algo, e->outlen) ? algo : NULL);
 }
 
@@ -310,7 +328,7 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 			line[len + 2 + 2 * i] = "0123456789ABCDEF"[digest[i] & 15];
 		}
 		line[len + 1 + 2 * outlen] = '\n';
-		fh_listout_put(w, line, len + 2 + 2 * outlen);
+		put_lines(s, w, line, len + 2 + 2 * outlen);
 		free(line);
 		return;
 	}
@@ -318,7 +336,7 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		/* A hashdeep row: no metadata, no escapes. */
 		char *row = fh_store_xmalloc(fh_hashdeep_format_size(&s->hd, len));
 
-		fh_listout_put(w, row, fh_hashdeep_format(&s->hd, digest, name, len, row));
+		put_lines(s, w, row, fh_hashdeep_format(&s->hd, digest, name, len, row));
 		free(row);
 		return;
 	}
@@ -335,16 +353,16 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 	if (!(form & FH_FMT_BASE64))
 		fh_hex(s->text, digest, outlen);
 	if (meta) {
-		put_meta(w, meta, named ? algo : NULL);
+		put_meta(s, w, meta, named ? algo : NULL);
 	} else if (named) {
 		fh_listout_put(w, "#fhsum algorithm=", 17);
 		fh_listout_put(w, algo->name, strlen(algo->name));
-		fh_listout_put(w, "\n", 1);
+		put_lines(s, w, "\n", 1);
 	}
 	if (as_form)
-		fh_listout_put(w, line, fh_format_form(line, algo, digest, size, name, len, 0));
+		put_lines(s, w, line, fh_format_form(line, algo, digest, size, name, len, 0));
 	else
-		fh_listout_put(w, line, fh_format_line(line, algo, s->text, textlen, name,
+		put_lines(s, w, line, fh_format_line(line, algo, s->text, textlen, name,
 						      len, form & (FH_FMT_TAG | FH_FMT_BINARY |
 								   FH_FMT_BASE64)));
 	free(line);
@@ -364,7 +382,7 @@ static void put_declarations(struct fh_store *s, struct fh_listout *w)
 			continue;
 		fh_listout_put(w, "#fhsum untagged=", 16);
 		fh_listout_put(w, v->name, strlen(v->name));
-		fh_listout_put(w, "\n", 1);
+		put_lines(s, w, "\n", 1);
 	}
 	/* New files of such a length that nothing declares yet. */
 	const struct fh_algo *n = news_declared(s);
@@ -372,7 +390,7 @@ static void put_declarations(struct fh_store *s, struct fh_listout *w)
 	if (n) {
 		fh_listout_put(w, "#fhsum untagged=", 16);
 		fh_listout_put(w, n->name, strlen(n->name));
-		fh_listout_put(w, "\n", 1);
+		put_lines(s, w, "\n", 1);
 	}
 }
 
@@ -535,7 +553,7 @@ static int rewrite_rest(struct fh_store *s, struct fh_rewriter *rw)
 		return rw->err;
 	/* The last line had no line end: give it one before adding. */
 	if (!rw->at_start && !rw->skipping && s->nnews)
-		fh_listout_put(w, "\n", 1);
+		put_lines(s, w, "\n", 1);
 
 	int form = s->first_form >= 0 ? s->first_form : s->new_form;
 	bool with_meta = s->any_meta || s->new_meta;

@@ -94,6 +94,7 @@ struct fh_store {
 	 * carry no metadata and no declaration. */
 	bool sfv;
 	int first_form;         /* the first line's FH_FMT_* (-1: none) */
+	bool crlf;              /* every entry's line ends in CR LF: so do new ones */
 	bool any_meta;          /* a line has metadata */
 	uint64_t bad_lines, duplicates;
 	/* A clear-signed list's lines outside its signed part, not read. */

@@ -721,7 +721,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	const struct fh_algo *a;
 	bool escaped = false;
 	size_t i = 0, taglen = 0, want = 0;
-	bool anylen = false, le = false;
+	bool anylen = false, le = false, crlf = false;
 
 	memset(out, 0, sizeof *out);
 	if (p->xxhsum_lines) {
@@ -735,8 +735,10 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	}
 	if (len > 0 && line[0] == '#')
 		return FH_LINE_SKIP;
-	if (len > 0 && line[len - 1] == '\r')
+	if (len > 0 && line[len - 1] == '\r') {
 		len--;
+		crlf = true;
+	}
 	/* Empty lines are skipped, but a line of blanks is improper. */
 	if (len == 0)
 		return FH_LINE_SKIP;
@@ -808,6 +810,8 @@ done:
 		kind = FH_LINE_BAD;
 	if (kind != FH_LINE_OK)
 		memset(out, 0, sizeof *out);
+	else
+		out->crlf = crlf;
 	return kind;
 }
 

@@ -86,6 +86,7 @@ struct fh_list_line {
 	bool binary;                /* '*' mode character */
 	bool tagged;                /* the BSD form, TAG (NAME) = DIGEST */
 	bool form;                  /* cksum's or sum's: VALUE SIZE NAME */
+	bool crlf;                  /* the line ended in CR LF */
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content

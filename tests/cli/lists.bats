@@ -239,6 +239,25 @@ PROG: WARNING: no file matched under md5 or xxh128: the list may use another alg
 	[ "$status" = 1 ] && [ -s E ] || fail "empty list: exit $status: $output"
 }
 
+@test "--update of a list with CR LF line ends writes its new lines, and its declaration, with CR LF too" {
+	echo a >a; echo b >b; echo c >c
+	sha256sum a b | sed 's/$/\r/' >L
+	echo changed >b
+	run fhsum --update=L a b c
+	[ "$status" = 5 ] || fail "exit $status, want 5: $output"
+	[ "$(grep -c $'\r$' L)" = "$(wc -l <L)" ] || fail "a line without CR:" "$(cat -A L)"
+	run sha256sum -c L
+	[ "$status" = 0 ] || fail "sha256sum -c: $output"
+	# Read back, the declaration holds though every file changed.
+	echo x >a; echo x >b; echo x >c
+	run fhsum -c L
+	[ "$status" = 1 ] && [[ $output != *"no file matched"* ]] || fail "$output"
+	# An SFV list from Windows, likewise.
+	printf 'a 00000000\r\n' >W.sfv
+	run fhsum --update=W.sfv a b
+	[ "$(grep -c $'\r$' W.sfv)" = 2 ] || fail "SFV:" "$(cat -A W.sfv)"
+}
+
 @test "--update in a directory it cannot write: said first, no statuses, exit 64, list untouched" {
 	in_open_dir
 	small_tree

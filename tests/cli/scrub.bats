@@ -104,8 +104,10 @@ sums_kept() {
 	capture got fhsum --scrub=L
 	rc_is "scrub" 0
 	[ "$(oks)" = "t/a t/b " ] || fail "$(oks)"
-	[ "$(grep -c '^#fhsum size=4 mtime=[0-9]*\.[0-9]\{9\} verified=[0-9]*\( algorithm=md5\)\?$' L)" = 2 ] || fail "$(cat -A L)"
+	[ "$(tr -d '\r' <L | grep -c '^#fhsum size=4 mtime=[0-9]*\.[0-9]\{9\} verified=[0-9]*\( algorithm=md5\)\?$')" = 2 ] || fail "$(cat -A L)"
 	grep -v '^#fhsum' L | cmp -s - L.sums || fail "lines changed: $(cat -A L)"
+	# The lines added end as the list's do.
+	[ "$(grep -c $'\r$' L)" = "$(wc -l <L)" ] || fail "a line without CR: $(cat -A L)"
 }
 
 @test "stamps survive an --update of unchanged files, and go with a re-read one" {
