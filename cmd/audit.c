@@ -734,6 +734,12 @@ int fh_audit_status(struct auditor *a)
 			   "files changed while being read (not recorded)");
 		warn_count(a->unreadable, "listed file could not be read",
 			   "listed files could not be read");
+		if (a->uncompared)
+			fh_error(0, "WARNING: %" PRIu64 " %s listed in other algorithms "
+				    "(%s in %s, %s in %s): not compared", a->uncompared,
+				 a->uncompared == 1 ? "file is" : "files are",
+				 a->uncompared_old, fh_quotef(a->st.name, strlen(a->st.name)),
+				 a->uncompared_new, fh_quotef(c->against, strlen(c->against)));
 		warn_count(a->changed, "file changed", "files changed");
 		unsettled(a);
 		warn_count(a->damaged, "file damaged (same size and mtime, other content)",
@@ -750,7 +756,7 @@ int fh_audit_status(struct auditor *a)
 	       (a->missing || a->kept_missing ? FH_BIT_MISSING : 0) |
 	       (a->changed || a->torn ? FH_BIT_CHANGED : 0) |
 	       (a->moved ? FH_BIT_MOVED : 0) | (a->damaged ? FH_BIT_DAMAGED : 0) |
-	       (a->unreadable || a->walk_errors || a->unchecked ||
+	       (a->unreadable || a->walk_errors || a->unchecked || a->uncompared ||
 		(c->strict && (a->st.bad_lines || a->st.duplicates)) ? FH_BIT_UNREADABLE : 0);
 }
 
@@ -805,8 +811,27 @@ static void against_entry(void *ctx, struct fh_list_line *l, uint64_t hash,
 		algo = l->alt ? fh_algo_get((enum fh_algo_id)e->algo) : algo;
 	if (e->outlen == l->outlen && (e->flags & FH_ENTRY_OPEN))
 		e->algo = (uint8_t)algo->id;
-	enum fh_status st = e->algo != algo->id || e->outlen != l->outlen
-			    ? FH_ST_CHANGED : fh_classify(e, digest, meta, meta);
+	if (e->algo != algo->id || e->outlen != l->outlen) {
+		/* Digests of two algorithms say nothing of each other: not a
+		 * change, and not compared (said once, at the end). */
+		if (!a->uncompared++) {
+			/* An algorithm left to settle is named by its length. */
+			if (e->flags & FH_ENTRY_OPEN)
+				snprintf(a->uncompared_old, sizeof a->uncompared_old,
+					 "%u hex digits", 2 * e->outlen);
+			else
+				snprintf(a->uncompared_old, sizeof a->uncompared_old, "%s",
+					 fh_algo_get((enum fh_algo_id)e->algo)->name);
+			if (l->alt)
+				snprintf(a->uncompared_new, sizeof a->uncompared_new,
+					 "%zu hex digits", 2 * l->outlen);
+			else
+				snprintf(a->uncompared_new, sizeof a->uncompared_new, "%s",
+					 algo->name);
+		}
+		return;
+	}
+	enum fh_status st = fh_classify(e, digest, meta, meta);
 
 	a->changed += st == FH_ST_CHANGED;
 	a->damaged += st == FH_ST_DAMAGED;

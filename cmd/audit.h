@@ -41,6 +41,10 @@ struct auditor {
 	uint64_t unreadable, changed, damaged, moved, added, missing;
 	/* TORN: files that changed while they were read. */
 	uint64_t walk_errors, unchecked, torn, kept_missing;
+	/* --against: files the two lists name in different algorithms, not
+	 * compared; the first such pair (LIST's, NEW's). */
+	uint64_t uncompared;
+	char uncompared_old[32], uncompared_new[32];
 	/* The settle lengths (st.settle) of which a listed file was read
 	 * and matched none of the candidates. */
 	bool unmatched[FH_SETTLE_LENGTHS];

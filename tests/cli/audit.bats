@@ -733,6 +733,24 @@ have_sha3sum() {
 	compare_runs "--against vs the tree audit, metadata" tree got
 }
 
+@test "--against: files the two lists name in other algorithms are not compared, never CHANGED" {
+	mkdir t
+	printf one >t/a; printf two >t/b; printf three >t/c
+	md5sum t/a t/b >OLD
+	sha256sum --tag t/a t/b t/c >NEW
+	capture got fhsum --audit=OLD --against=NEW
+	[ "$(cat got.rc)" = 33 ] || fail "exit $(cat got.rc), want 33 (new, not compared)" "$(cat got.out got.err)"
+	[ "$(cat got.out)" = "t/c: NEW" ] || fail "statuses:" "$(cat got.out)"
+	grep -qx "PROG: WARNING: 2 files are listed in other algorithms (32 hex digits in OLD, sha256 in NEW): not compared" got.err ||
+		fail "$(cat got.err)"
+	# One algorithm on both sides: compared as ever.
+	sha256sum --tag t/a t/b >OLD2
+	capture got fhsum --audit=OLD2 --against=NEW
+	[ "$(cat got.rc)" = 1 ] && [ "$(cat got.out)" = "t/a: OK
+t/b: OK
+t/c: NEW" ] || fail "same algorithm: exit $(cat got.rc):" "$(cat got.out got.err)"
+}
+
 @test "--against opens no file but the two lists" {
 	command -v strace >/dev/null || skip "strace not installed"
 	[ -z "${FHSUM_WRAPPER-}" ] || skip "traces the native binary"
