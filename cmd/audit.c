@@ -907,6 +907,11 @@ static void say_list_error(struct auditor *a, int err, const char *what)
 	case FH_ELIST_MOVED:
 		fh_error(0, "%s: changed while being updated; not written", q);
 		break;
+	case FH_ELIST_NUL:
+		fh_error(0, "%s: a line holds a NUL byte (a list written with -z?): "
+			    "fhsum keeps and audits lists of lines alone (-c reads it as "
+			    "GNU does)", q);
+		break;
 	default:
 		if (what)
 			fh_error(err, "%s: %s", q, what);
@@ -1001,6 +1006,26 @@ static int hashdeep_list(struct auditor *a)
 		fh_error(0, "%s: a hashdeep list with no column of md5, sha1 or "
 			    "sha256: nothing to check", q);
 		return FH_STATUS_USAGE;
+	}
+	return 0;
+}
+
+/* FH_ELIST_NUL when the list FD holds a NUL byte, else 0 or a read
+ * error's errno (read with pread: the offset stays). */
+static int holds_nul(int fd)
+{
+	char buf[65536];
+	off_t at = 0;
+	ssize_t n;
+
+	while ((n = pread(fd, buf, sizeof buf, at)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == ESPIPE ? 0 : errno;
+		if (memchr(buf, '\0', (size_t)n))
+			return FH_ELIST_NUL;
+		at += n;
 	}
 	return 0;
 }
@@ -1105,16 +1130,27 @@ int fh_audit(const struct cli *c, struct operands *ops)
 		struct fh_list_parser p;
 		uint64_t outside = 0;
 		struct fh_hashdeep hd;
+		uint64_t nul_lines = 0;
 		const struct fh_list_reading reading = { a, against_entry, against_bad, NULL,
 							 &outside, &hd,
-							 fh_shapes_sfv_name(c->against) };
+							 fh_shapes_sfv_name(c->against), &nul_lines };
 
 		fh_hashdeep_init(&hd, c);
 
 		fh_audit_parser(c, &p);
-		int err = fh_list_read(fd, &p, &reading);
+		/* Its entries are compared as they are read: a list of NUL-ended
+		 * records is refused before any is. */
+		int err = holds_nul(fd);
 
+		if (!err)
+			err = fh_list_read(fd, &p, &reading);
 		close(fd);
+		if (err == FH_ELIST_NUL) {
+			fh_error(0, "%s: a line holds a NUL byte (a list written with -z?): "
+				    "fhsum keeps and audits lists of lines alone (-c reads it "
+				    "as GNU does)", fh_quotef(c->against, strlen(c->against)));
+			exit(FH_STATUS_USAGE);
+		}
 		if (err) {
 			fh_error(err, "%s", fh_quotef(c->against, strlen(c->against)));
 			exit(FH_STATUS_USAGE);

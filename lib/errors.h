@@ -28,6 +28,8 @@ enum fh_err {
 				 * (fh_listfile.err: why) */
 	FH_ELIST_SIGNED = -27,  /* a list to write is clear-signed: a
 				 * rewrite would void its signature */
+	FH_ELIST_NUL = -28,     /* a line of the list holds a NUL byte (a
+				 * list written with -z): not kept */
 	/* The engine's slots: not an error, a "not now" (lib/engine/slots.h). */
 	FH_SLOT_NOT_NOW = -1000,
 };

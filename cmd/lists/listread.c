@@ -56,6 +56,7 @@ struct reader {
 	uint8_t *digest;        /* FH_MAX_XOF_BYTES */
 	struct fh_hashdeep *hd; /* NULL, or a hashdeep list's columns */
 	bool sfv;               /* an SFV list's lines */
+	uint64_t nul_lines;     /* lines holding a NUL byte */
 
 	/* The ring: batches [head, head + full) are parsed and waiting;
 	 * the parse fills batch head + full once it is free. */
@@ -116,6 +117,8 @@ static bool parse_batch(struct reader *r, struct batch *b)
 		if (got == FH_LINES_END)
 			return false;
 		r->lineno = lineno;
+		if (got == FH_LINES_LINE && memchr(line, '\0', len))
+			r->nul_lines++;
 		if (r->hd && r->lineno == 1 && got == FH_LINES_LINE &&
 		    fh_hashdeep_starts(line, len))
 			r->hd->on = true;
@@ -298,6 +301,8 @@ int fh_list_read(int fd, struct fh_list_parser *parser, const struct fh_list_rea
 
 	if (how->outside)
 		*how->outside = r->text.outside + r->text.late;
+	if (how->nul_lines)
+		*how->nul_lines = r->nul_lines;
 	fh_shapes_free(&r->text);
 	*parser = r->p;
 	fh_lines_free(&r->lines);

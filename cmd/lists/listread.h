@@ -34,6 +34,9 @@ struct fh_list_reading {
 	struct fh_hashdeep *hashdeep;
 	/* An SFV list: "NAME CRC32" lines, ';' comments (shapes.h). */
 	bool sfv;
+	/* Where to count the lines that hold a NUL byte (NULL: not
+	 * counted; they are parsed as any other, as GNU reads them). */
+	uint64_t *nul_lines;
 };
 
 /* Reads the list FD to its end with PARSER (its state carried over, and

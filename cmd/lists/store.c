@@ -202,15 +202,20 @@ int fh_store_open(struct fh_store *s, bool hold, bool no_wait,
 	/* Lines of lists are rarely under 40 bytes. */
 	fh_manifest_expect(&s->m, (size_t)(st.st_size / 40));
 	struct reading r = { s, ev, 0 };
+	uint64_t nul_lines = 0;
 	const struct fh_list_reading reading = { &r, add_entry, bad_line, prefetch,
-						 &s->outside, &s->hd, s->sfv };
+						 &s->outside, &s->hd, s->sfv, &nul_lines };
 
 	s->listed = *how;
 	int err = fh_list_read(fd, &s->listed, &reading);
 
 	if (!hold)
 		close(fd);
-	return err ? err : r.err;
+	/* A list of NUL-ended records (written with -z) reads as one line
+	 * whose first record alone is seen, as GNU reads it: an audit of it
+	 * would call its other files NEW, an update append lines of another
+	 * shape. */
+	return err ? err : r.err ? r.err : nul_lines ? FH_ELIST_NUL : 0;
 }
 
 /* New files' algorithm, when the new list implies it for them: they are

@@ -258,6 +258,26 @@ PROG: WARNING: no file matched under md5 or xxh128: the list may use another alg
 	[ "$(grep -c $'\r$' W.sfv)" = 2 ] || fail "SFV:" "$(cat -A W.sfv)"
 }
 
+@test "a list of NUL-ended records (md5sum -z) is refused by --update, --audit, --scrub and --against, untouched" {
+	echo a >a; echo b >b
+	md5sum -z a b >Z
+	cp Z Z.before
+	md5sum a b >M
+	local args
+	for args in "--update=Z a b" "--audit=Z a b" "--scrub=Z" "--audit=M --against=Z"; do
+		# shellcheck disable=SC2086
+		capture got fhsum $args
+		[ "$(cat got.rc)" = 64 ] || fail "$args: exit $(cat got.rc), want 64" "$(cat got.out got.err)"
+		[ ! -s got.out ] || fail "$args: statuses:" "$(cat got.out)"
+		grep -q "Z: a line holds a NUL byte" got.err || fail "$args:" "$(cat got.err)"
+	done
+	cmp -s Z Z.before || fail "the list changed:" "$(cat -A Z)"
+	# -c reads it as GNU md5sum does: its first record.
+	capture want md5sum -c Z
+	capture got fhsum -c Z
+	compare_runs "-c of a -z list" want got
+}
+
 @test "--update in a directory it cannot write: said first, no statuses, exit 64, list untouched" {
 	in_open_dir
 	small_tree
