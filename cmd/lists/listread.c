@@ -34,7 +34,7 @@ struct parsed {
 	const struct fh_algo *algo, *alt;
 	size_t namelen, outlen;
 	bool ok;                /* else improperly formatted */
-	bool has_meta, tagged, binary, base64, form, crlf;
+	bool has_meta, tagged, binary, base64, form, crlf, le;
 };
 
 #define RECORD_MAX (sizeof(struct parsed) + FH_LIST_LINE_MAX + FH_MAX_XOF_BYTES + \
@@ -92,6 +92,7 @@ static void put(struct batch *b, enum fh_line_kind kind,
 	r->base64 = l->base64;
 	r->form = l->form;
 	r->crlf = l->crlf;
+	r->le = l->le;
 	if (meta) {
 		r->has_meta = true;
 		r->meta = *meta;
@@ -220,7 +221,7 @@ static void take_batch(const struct batch *b, const struct fh_list_reading *how)
 			.algo = r->algo, .alt = r->alt, .outlen = r->outlen,
 			.name = text, .namelen = r->namelen, .tagged = r->tagged,
 			.binary = r->binary, .base64 = r->base64, .form = r->form,
-			.crlf = r->crlf,
+			.crlf = r->crlf, .le = r->le,
 		};
 
 		how->each(how->ctx, &l, r->hash, (const uint8_t *)text + r->namelen,

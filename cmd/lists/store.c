@@ -47,7 +47,8 @@ void fh_store_grow(void **p, size_t *cap, size_t n, size_t size)
 static int form_of(const struct fh_list_line *l)
 {
 	return (l->tagged ? FH_FMT_TAG : 0) | (l->binary ? FH_FMT_BINARY : 0) |
-	       (l->base64 ? FH_FMT_BASE64 : 0) | (l->form ? FH_FMT_FORM : 0);
+	       (l->base64 ? FH_FMT_BASE64 : 0) | (l->form ? FH_FMT_FORM : 0) |
+	       (l->le ? FH_FMT_LE : 0);
 }
 
 /* A reading: the store and the caller's events. */
@@ -355,8 +356,20 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		       fh_algo_row(algo)->form != FH_FORM_DIGEST &&
 		       !memchr(name, '\n', len); /* unescaped there: an escaped hex line */
 
+	/* xxhsum --little-endian's tag, where the algorithm has one: the
+	 * digest's bytes the other way round. */
+	int le = (form & FH_FMT_LE) && (form & FH_FMT_TAG) && !(form & FH_FMT_BASE64) &&
+		 fh_algo_row(algo)->le_tags ? FH_FMT_LE : 0;
+
 	if (!(form & FH_FMT_BASE64))
 		fh_hex(s->text, digest, outlen);
+	for (size_t i = 0; le && i < outlen / 2; i++)
+		for (size_t k = 0; k < 2; k++) {
+			char t = s->text[2 * i + k];
+
+			s->text[2 * i + k] = s->text[2 * (outlen - 1 - i) + k];
+			s->text[2 * (outlen - 1 - i) + k] = t;
+		}
 	if (meta) {
 		put_meta(s, w, meta, named ? algo : NULL);
 	} else if (named) {
@@ -368,8 +381,8 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		put_lines(s, w, line, fh_format_form(line, algo, digest, size, name, len, 0));
 	else
 		put_lines(s, w, line, fh_format_line(line, algo, s->text, textlen, name,
-						      len, form & (FH_FMT_TAG | FH_FMT_BINARY |
-								   FH_FMT_BASE64)));
+						      len, le | (form & (FH_FMT_TAG | FH_FMT_BINARY |
+									FH_FMT_BASE64))));
 	free(line);
 }
 

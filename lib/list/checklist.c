@@ -774,10 +774,12 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 				    escaped, out);
 		/* A little-endian digest is turned around, in place. */
 		if (kind == FH_LINE_OK && le) {
-			if (out->base64)
+			if (out->base64) {
 				kind = FH_LINE_BAD;
-			else
+			} else {
 				reverse_hex((char *)out->digest, out->digestlen);
+				out->le = true;
+			}
 		}
 	}
 	else if (p->tags_only && !p->algo)
@@ -908,7 +910,7 @@ size_t fh_base64(char *out, const uint8_t *in, size_t n)
  * is the longer one. */
 size_t fh_format_size(size_t digestlen, size_t namelen)
 {
-	return 1 + TAG_MAX + 2 + 2 * namelen + 4 + digestlen + 1;
+	return 1 + TAG_MAX + 3 + 2 * namelen + 4 + digestlen + 1;
 }
 
 size_t fh_format_line(char *out, const struct fh_algo *algo,
@@ -931,6 +933,10 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 
 		memcpy(out + o, algo->tag, taglen);
 		o += taglen;
+		if (flags & FH_FMT_LE) {
+			memcpy(out + o, "_LE", 3);
+			o += 3;
+		}
 		/* A length other than the default is part of the tag, so
 		 * that the line says what it vouches for. */
 		if (algo->xof && bytes != (size_t)algo->digest_bytes) {

@@ -87,6 +87,9 @@ struct fh_list_line {
 	bool tagged;                /* the BSD form, TAG (NAME) = DIGEST */
 	bool form;                  /* cksum's or sum's: VALUE SIZE NAME */
 	bool crlf;                  /* the line ended in CR LF */
+	/* A tag with "_LE" (xxhsum --little-endian): the digest was written
+	 * least significant byte first, and DIGEST is turned around. */
+	bool le;
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
@@ -145,6 +148,8 @@ enum {
 	FH_FMT_BASE64 = 1 << 3, /* the digest is base64: written as given */
 	FH_FMT_NO_NAME = 1 << 4, /* the digest and the line end alone */
 	FH_FMT_FORM = 1 << 5,   /* a list's line of cksum's or sum's form */
+	FH_FMT_LE = 1 << 6,     /* with FH_FMT_TAG: TAG_LE, the hex given
+				 * least significant byte first */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */

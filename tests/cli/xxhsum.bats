@@ -239,5 +239,13 @@ EOF2
 		run xxhsum --strict -c L$h
 		[ "$status" = 0 ] || fail "-H$h: xxhsum --strict -c fails on the updated list:" "$output" "$(cat L$h)"
 		printf hi >hi
+		# --little-endian's tags: the new and changed lines are xxhsum's.
+		xxhsum -H$h --tag --little-endian nine hi >E$h
+		printf more >>hi
+		run fhsum --update=E$h nine hi big
+		[ "$status" = 5 ] || fail "-H$h _LE: exit $status: $output"
+		[ "$(sort E$h)" = "$(xxhsum -H$h --tag --little-endian nine hi big | sort)" ] ||
+			fail "-H$h: not xxhsum --tag --little-endian's lines:" "$(cat E$h)"
+		printf hi >hi
 	done
 }
