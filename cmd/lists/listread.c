@@ -34,7 +34,7 @@ struct parsed {
 	const struct fh_algo *algo, *alt;
 	size_t namelen, outlen;
 	bool ok;                /* else improperly formatted */
-	bool has_meta, tagged, binary, base64, form, crlf, le;
+	bool has_meta, tagged, binary, base64, form, crlf, le, openssl, openssl3;
 };
 
 #define RECORD_MAX (sizeof(struct parsed) + FH_LIST_LINE_MAX + FH_MAX_XOF_BYTES + \
@@ -93,6 +93,8 @@ static void put(struct batch *b, enum fh_line_kind kind,
 	r->form = l->form;
 	r->crlf = l->crlf;
 	r->le = l->le;
+	r->openssl = l->openssl;
+	r->openssl3 = l->openssl3;
 	if (meta) {
 		r->has_meta = true;
 		r->meta = *meta;
@@ -221,7 +223,8 @@ static void take_batch(const struct batch *b, const struct fh_list_reading *how)
 			.algo = r->algo, .alt = r->alt, .outlen = r->outlen,
 			.name = text, .namelen = r->namelen, .tagged = r->tagged,
 			.binary = r->binary, .base64 = r->base64, .form = r->form,
-			.crlf = r->crlf, .le = r->le,
+			.crlf = r->crlf, .le = r->le, .openssl = r->openssl,
+			.openssl3 = r->openssl3,
 		};
 
 		how->each(how->ctx, &l, r->hash, (const uint8_t *)text + r->namelen,

@@ -267,7 +267,7 @@ static size_t tag_bytes(const char *s, size_t n)
 static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 				       const char *s, size_t n,
 				       size_t *taglen, size_t *want,
-				       bool *anylen, bool *le)
+				       bool *anylen, bool *le, bool *ossl3)
 {
 	size_t lim = n < TAG_MAX ? n : TAG_MAX;
 
@@ -289,6 +289,7 @@ static const struct fh_algo *match_tag(const struct fh_list_parser *p,
 		 * "BLAKE2B-512" says its length. */
 		if (!a && p->published && (a = fh_algo_by_openssl(s, k)) != NULL) {
 			*anylen = a->xof && a->family == FH_FAMILY_KECCAK;
+			*ossl3 = true;
 			return a;
 		}
 		/* xxhsum's little-endian tags ("XXH64_LE"). */
@@ -721,7 +722,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	const struct fh_algo *a;
 	bool escaped = false;
 	size_t i = 0, taglen = 0, want = 0;
-	bool anylen = false, le = false, crlf = false;
+	bool anylen = false, le = false, crlf = false, ossl3 = false;
 
 	memset(out, 0, sizeof *out);
 	if (p->xxhsum_lines) {
@@ -764,7 +765,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 		p->next_algo = NULL;
 		goto done;
 	}
-	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen, &le);
+	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen, &le, &ossl3);
 	if (a && a->xof && !want && !anylen)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
 	if (a && (p->group ? !in_group_run(p, a) : p->algo && a != p->algo))
@@ -772,6 +773,10 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	else if (a) {
 		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,
 				    escaped, out);
+		if (kind == FH_LINE_OK) {
+			out->openssl = line[i + taglen] == '(';
+			out->openssl3 = out->openssl && ossl3;
+		}
 		/* A little-endian digest is turned around, in place. */
 		if (kind == FH_LINE_OK && le) {
 			if (out->base64) {
@@ -921,12 +926,26 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 	bool named = !(flags & FH_FMT_NO_NAME);
 	bool tag = named && (flags & FH_FMT_TAG);
 	bool escape = named && !zero && fh_name_needs_escape(name, len);
+	bool ossl = tag && (flags & FH_FMT_OPENSSL) && !escape && !algo->xof &&
+		    !(flags & (FH_FMT_BASE64 | FH_FMT_LE));
 	size_t o = 0;
 
 	/* GNU marks an escaped line by a leading '\', before the tag too. */
 	if (escape)
 		out[o++] = '\\';
-	if (tag) {
+	if (ossl) {
+		const char *t = flags & FH_FMT_OPENSSL3 && fh_algo_row(algo)->openssl
+				? fh_algo_row(algo)->openssl : algo->tag;
+		size_t taglen = strlen(t);
+
+		memcpy(out + o, t, taglen);
+		o += taglen;
+		out[o++] = '(';
+		memcpy(out + o, name, len);
+		o += len;
+		memcpy(out + o, ")= ", 3);
+		o += 3;
+	} else if (tag) {
 		size_t taglen = strlen(algo->tag);
 		size_t bytes = flags & FH_FMT_BASE64 ? base64_bytes(digest, digestlen)
 						     : digestlen / 2;

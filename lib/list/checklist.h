@@ -90,6 +90,10 @@ struct fh_list_line {
 	/* A tag with "_LE" (xxhsum --little-endian): the digest was written
 	 * least significant byte first, and DIGEST is turned around. */
 	bool le;
+	/* A tagged line in OpenSSL's form, "TAG(NAME)= HEX" (no blank
+	 * before the '('); OPENSSL3: the tag was OpenSSL 3's name for it
+	 * ("SHA2-256"). */
+	bool openssl, openssl3;
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
@@ -150,6 +154,11 @@ enum {
 	FH_FMT_FORM = 1 << 5,   /* a list's line of cksum's or sum's form */
 	FH_FMT_LE = 1 << 6,     /* with FH_FMT_TAG: TAG_LE, the hex given
 				 * least significant byte first */
+	FH_FMT_OPENSSL = 1 << 7, /* with FH_FMT_TAG: OpenSSL's TAG(NAME)= HEX,
+				  * for a name that needs no escape and an
+				  * algorithm of fixed length */
+	FH_FMT_OPENSSL3 = 1 << 8, /* with FH_FMT_OPENSSL: OpenSSL 3's name for
+				   * the tag, where it has one */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */

@@ -265,7 +265,18 @@ clearsign() {
 	run fhsum --update=L t
 	[ "$status" = 1 ] || fail "update: $status: $output"
 	[ "$(head -2 L)" = "$(openssl dgst -sha256 t/a t/b)" ] || fail "kept lines changed:" "$(cat L)"
-	sha256sum t/c | grep -q "^$(tail -1 L | sed 's/.*= //')" || fail "new line:" "$(cat L)"
+	# New and changed lines are openssl dgst's too, its tag and its form.
+	[ "$(tail -1 L)" = "$(openssl dgst -sha256 t/c)" ] || fail "new line:" "$(cat L)"
+	printf 'B\n' >t/b
+	run fhsum --update=L t
+	[ "$status" = 4 ] || fail "update of a change: $status: $output"
+	[ "$(cat L)" = "$(openssl dgst -sha256 t/a t/b t/c)" ] || fail "changed line:" "$(cat L)"
+	# OpenSSL 1's tags ("SHA256(...)= ") likewise.
+	sed 's/^SHA2-256(/SHA256(/' L >L1
+	printf 'd\n' >t/d
+	run fhsum --update=L1 t
+	[ "$(tail -1 L1)" = "$(openssl dgst -sha256 t/d | sed 's/^SHA2-256(/SHA256(/')" ] ||
+		fail "OpenSSL 1 tag:" "$(cat L1)"
 }
 
 @test "published: a Fedora-style CHECKSUM, clear-signed BSD tags with size comments" {
