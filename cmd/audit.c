@@ -130,6 +130,26 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 /* ------------------------------------------------------------------ */
 /* The walk: the engine's producer and consumer. */
 
+/* --update with -a: an untagged line whose file does not match under
+ * -a's algorithm may be another algorithm's, the list's own, with -a given
+ * by mistake.  The file is read under the other algorithms of that
+ * length; a match stops the update, so that a list is never rewritten
+ * into -a's algorithm over lines its files show to be another's. */
+static void check_slip(struct auditor *a, const struct fh_entry *e, const char *path)
+{
+	struct fh_candidates *cand = fh_settle_for(&a->st.settle, e->outlen, NULL);
+	const struct fh_algo *y;
+
+	if (!cand)
+		return;
+	y = fh_settle_retry(path, cand, fh_algo_get((enum fh_algo_id)e->algo),
+			    fh_entry_digest(e), e->outlen);
+	if (y) {
+		a->slip_algo = y;
+		a->slip_name = fh_xstrdup(path);
+	}
+}
+
 /* A job of a length left to settle: with the verdict's algorithm once
  * there is one, else with CAND's, EXPECT (may be NULL) the digest listed. */
 static void job_settles(struct auditor *a, struct fh_job *job,
@@ -345,6 +365,10 @@ static void done(void *ctx, struct fh_job *read)
 			} else if (r->kind == K_PRESENT) {
 				bool open = r->e->flags & FH_ENTRY_OPEN;
 				bool match = fh_store_settle_entry(&a->st, r->e, job);
+
+				if (!match && !open && a->update && a->c->algo_given &&
+				    !(r->e->form & FH_FMT_TAG) && !a->slip_algo)
+					check_slip(a, r->e, job->path);
 				enum fh_status st = fh_classify(
 					r->e, job->digest, r->has_before ? &r->before : NULL,
 					has_after ? &after : NULL);
@@ -875,6 +899,9 @@ void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
 	fh_list_parser_init(p, c->algo_given ? c->algo : NULL, c->group, c->check_outlen);
 	/* OpenSSL 3's tags: a line that is kept is kept byte for byte. */
 	p->published = true;
+	/* -a is new files' algorithm and untagged lines': a tag of another
+	 * still names its line's. */
+	p->tags_rule = true;
 }
 
 /* Why the list A holds cannot be held or written, said (ERR: an errno
@@ -979,6 +1006,7 @@ void fh_audit_free(struct auditor *a)
 		free(a->blind[i]);
 	free(a->blind);
 	free(a->prefix.text);
+	free(a->slip_name);
 	free(a->scope);
 	fh_store_release(&a->st);
 	free(a);
@@ -1171,8 +1199,15 @@ int fh_audit(const struct cli *c, struct operands *ops)
 	finish(a);
 	status = 0;
 
-	if (a->update && (a->st.nchanges || a->st.nnews))
+	if (a->update && a->slip_algo) {
+		fh_error(0, "%s: the line of %s is %s's by its content, not %s's (-a): "
+			    "the list was not updated", fh_quotef(a->st.name, strlen(a->st.name)),
+			 fh_quotef(a->slip_name, strlen(a->slip_name)), a->slip_algo->name,
+			 c->algo->name);
+		status = FH_STATUS_USAGE;
+	} else if (a->update && (a->st.nchanges || a->st.nnews)) {
 		status = fh_audit_write(a);
+	}
 	if (a->update) {
 		if (status)
 			fh_out_discard();

@@ -265,17 +265,36 @@ static const struct fh_algo *declared(const struct fh_store *s, size_t outlen)
 	return d;
 }
 
+/* Whether the new list has a "#fhsum untagged=" line for OUTLEN: the
+ * old list's, or one put_declarations writes. */
+static bool declares(const struct fh_store *s, size_t outlen)
+{
+	const struct fh_algo *n = news_declared(s);
+
+	if (fh_list_declared(&s->listed, outlen) || (n && n->digest_bytes == outlen))
+		return true;
+	for (size_t i = 0; i < s->settle.n; i++) {
+		const struct fh_algo *v = fh_settle_verdict(&s->settle.cand[i]);
+
+		if (s->settle.outlen[i] == outlen && v && !fh_algo_row(v)->no_comments)
+			return true;
+	}
+	return false;
+}
+
 /* Whether a line in FORM of ALGO must name its algorithm: untagged, of a
- * length others share, and not the one the list declares; never where
- * the algorithm's own program takes no comment line (settled by content
- * at each reading instead). */
+ * length others share, and not the one the list declares.  A line of an
+ * algorithm whose own program takes no comment line (b3sum's, xxhsum's)
+ * goes unnamed in a list that declares nothing for its length: it is
+ * settled by content at each reading, another algorithm's line found by
+ * trying the others. */
 static bool needs_name(const struct fh_store *s, int form, const struct fh_algo *algo,
 		       size_t outlen)
 {
-	return !(form & FH_FMT_TAG) && !fh_algo_row(algo)->no_comments &&
-	       fh_algo_untagged_as(algo, outlen) &&
+	return !(form & FH_FMT_TAG) && fh_algo_untagged_as(algo, outlen) &&
 	       fh_settle_algos(outlen, NULL) > 1 &&
-	       declared(s, outlen) != algo;
+	       declared(s, outlen) != algo &&
+	       (!fh_algo_row(algo)->no_comments || declares(s, outlen));
 }
 
 /* Text of whole lines, N bytes at TEXT, each line ended as the list's

@@ -64,6 +64,7 @@ void fh_list_parser_init(struct fh_list_parser *p, const struct fh_algo *algo,
 	p->list_is_stdin = false;
 	p->published = false;
 	p->tags_only = false;
+	p->tags_rule = false;
 	p->untagged_le = false;
 	p->reversed = -1;
 	p->ndeclared = 0;
@@ -768,7 +769,7 @@ enum fh_line_kind fh_list_parse(struct fh_list_parser *p, char *line,
 	a = match_tag(p, line + i, len - i, &taglen, &want, &anylen, &le, &ossl3);
 	if (a && a->xof && !want && !anylen)
 		want = p->outlen && a == p->algo ? p->outlen : (size_t)a->digest_bytes;
-	if (a && (p->group ? !in_group_run(p, a) : p->algo && a != p->algo))
+	if (a && (p->group ? !in_group_run(p, a) : p->algo && a != p->algo && !p->tags_rule))
 		kind = FH_LINE_BAD;
 	else if (a) {
 		kind = parse_tagged(p, a, want, line + i + taglen, len - i - taglen,

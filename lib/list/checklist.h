@@ -35,6 +35,11 @@ struct fh_list_parser {
 	/* As GNU cksum without -a: an untagged digest line is improper (a
 	 * tag, or the form of cksum's and sum's lines, must say). */
 	bool tags_only;
+	/* A tag names its line's algorithm even under -a, which is then the
+	 * untagged lines' alone (lists as a store: -a names new files' and
+	 * untagged lines' algorithm, and a tagged line of another is still
+	 * that file's entry, not an improper line). */
+	bool tags_rule;
 	/* GNU's latch: -1 until the first untagged line, then 0 after a
 	 * two-space/'*' line, 1 after a reversed single-space line.  It holds
 	 * for all later lines of all lists of a run: initialise it once. */

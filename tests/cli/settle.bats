@@ -221,3 +221,27 @@ PY
 	[ "$status" = 0 ] || fail "still $status after --update=L x: $output"
 	[ "$(grep -v '^#' L | cut -c1-32)" = "$(md5sum <x | cut -c1-32)" ] || fail "$(cat L)"
 }
+
+@test "settle: --update -a of another algorithm than the list's lines: refused when a file shows it, tags kept as theirs" {
+	printf '1\n' >x; printf '2\n' >y; printf '3\n' >z
+	sha256sum x y >L
+	cp L L.before
+	run fhsum --update=L -a blake3 x y z
+	[ "$status" = 64 ] || fail "exit $status, want 64: $output"
+	[[ $output == *"L: the line of x is sha256's by its content, not blake3's (-a): the list was not updated"* ]] ||
+		fail "$output"
+	cmp -s L L.before || fail "the list changed:" "$(cat L)"
+	# The list's own algorithm named: updated.
+	run fhsum --update=L -a sha256 x y z
+	[ "$status" = 1 ] || fail "-a sha256: exit $status: $output"
+	sha256sum -c L >/dev/null || fail "sha256sum -c:" "$(cat L)"
+	# A tagged line of another algorithm is that file's entry under -a,
+	# never an improper line whose file is then NEW and listed twice.
+	sha256sum --tag x y >T
+	run fhsum --update=T -a blake3 x y z
+	[ "$status" = 1 ] && [ "$output" = "z: NEW
+fhsum: WARNING: 1 new file" ] || fail "tagged: exit $status: $output"
+	[ "$(grep -c '(x)' T)" = 1 ] || fail "x listed twice:" "$(cat T)"
+	run fhsum -c T
+	[ "$status" = 0 ] || fail "-c T: $output"
+}
