@@ -605,7 +605,7 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	/* "XXH3_HEX  NAME": the prefix names the algorithm, which -a (one
 	 * algorithm, or a group without -l) must admit, as for a tag. */
 	if (pre) {
-		if (p->group ? !in_group_run(p, pre) : p->algo && p->algo != pre)
+		if (p->group ? !in_group_run(p, pre) : p->algo && p->algo != pre && !p->tags_rule)
 			return FH_LINE_BAD;
 		s += plen;
 		n -= plen;
@@ -641,6 +641,7 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	out->name = s + i;
 	if (!finish_name(s + i, n - i, escaped, &out->namelen))
 		return FH_LINE_BAD;
+	out->prefixed = pre != NULL;
 	return FH_LINE_OK;
 }
 
@@ -916,6 +917,8 @@ size_t fh_base64(char *out, const uint8_t *in, size_t n)
  * is the longer one. */
 size_t fh_format_size(size_t digestlen, size_t namelen)
 {
+	/* The tag, its "_LE" and " (" ") = "; or, untagged, a prefix
+	 * ("XXH3_"), shorter than a tag, and the mode and a blank. */
 	return 1 + TAG_MAX + 3 + 2 * namelen + 4 + digestlen + 1;
 }
 
@@ -974,6 +977,13 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 		o += fh_escape_name(out + o, name, len, escape);
 		memcpy(out + o, ") = ", 4);
 		o += 4;
+	}
+	if (!tag && !ossl && (flags & FH_FMT_PREFIX) && fh_algo_row(algo)->prefix &&
+	    !(flags & FH_FMT_BASE64)) {
+		size_t pl = strlen(fh_algo_row(algo)->prefix);
+
+		memcpy(out + o, fh_algo_row(algo)->prefix, pl);
+		o += pl;
 	}
 	/* Hex digests are printed in lower case whatever case they came in;
 	 * base64 is written as it is. */

@@ -99,6 +99,8 @@ struct fh_list_line {
 	 * before the '('); OPENSSL3: the tag was OpenSSL 3's name for it
 	 * ("SHA2-256"). */
 	bool openssl, openssl3;
+	/* An untagged digest after its algorithm's prefix ("XXH3_"). */
+	bool prefixed;
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
@@ -164,6 +166,8 @@ enum {
 				  * algorithm of fixed length */
 	FH_FMT_OPENSSL3 = 1 << 8, /* with FH_FMT_OPENSSL: OpenSSL 3's name for
 				   * the tag, where it has one */
+	FH_FMT_PREFIX = 1 << 9, /* untagged: the algorithm's prefix before the
+				 * digest ("XXH3_", algo.h), where it has one */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */

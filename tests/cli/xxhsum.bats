@@ -248,4 +248,12 @@ EOF2
 			fail "-H$h: not xxhsum --tag --little-endian's lines:" "$(cat E$h)"
 		printf hi >hi
 	done
+	# xxhsum 0.8.2's untagged XXH3 lines keep their XXH3_ prefix (an
+	# unprefixed 16-digit line is XXH64's to xxhsum).
+	printf 'XXH3_%s  nine\n' "$(xxhsum -H3 nine | sed 's/.* = //')" >P
+	printf more >>hi
+	run fhsum --update=P nine hi
+	[ "$status" = 1 ] || fail "XXH3_: exit $status: $output"
+	[ "$(tail -1 P)" = "XXH3_$(xxhsum -H3 hi | sed 's/.* = //')  hi" ] || fail "XXH3_:" "$(cat P)"
+	printf hi >hi
 }
