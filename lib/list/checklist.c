@@ -632,7 +632,10 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 		if (p->reversed == 0)
 			return FH_LINE_BAD;
 		p->reversed = 1;
-	} else if (p->reversed != 1) {
+		out->reversed = true;
+	} else if (p->reversed == 1) {
+		out->reversed = true;
+	} else {
 		p->reversed = 0;
 		out->binary = s[i] == '*';
 		i++;
@@ -1000,7 +1003,8 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 	/* --tag ignores the mode: GNU prints no '*' there. */
 	if (named && !tag) {
 		out[o++] = ' ';
-		out[o++] = flags & FH_FMT_BINARY ? '*' : ' ';
+		if (!(flags & FH_FMT_REVERSED))
+			out[o++] = flags & FH_FMT_BINARY ? '*' : ' ';
 		o += fh_escape_name(out + o, name, len, escape);
 	}
 	out[o++] = zero ? '\0' : '\n';

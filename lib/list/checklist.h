@@ -101,6 +101,8 @@ struct fh_list_line {
 	bool openssl, openssl3;
 	/* An untagged digest after its algorithm's prefix ("XXH3_"). */
 	bool prefixed;
+	/* BSD's reversed form, "HEX NAME" with one blank (md5 -r). */
+	bool reversed;
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
@@ -168,6 +170,9 @@ enum {
 				   * the tag, where it has one */
 	FH_FMT_PREFIX = 1 << 9, /* untagged: the algorithm's prefix before the
 				 * digest ("XXH3_", algo.h), where it has one */
+	FH_FMT_REVERSED = 1 << 10, /* untagged: BSD's "HEX NAME", one blank
+				    * and no mode (GNU's latch then reads
+				    * every untagged line of the list so) */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */

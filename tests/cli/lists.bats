@@ -278,6 +278,19 @@ PROG: WARNING: no file matched under md5 or xxh128: the list may use another alg
 	compare_runs "-c of a -z list" want got
 }
 
+@test "--update of a list in BSD's reversed form (md5 -r: one blank) writes that form, which GNU's latch reads" {
+	echo a >a; echo b >b; echo c >c; echo s >' s'
+	md5sum a b | sed 's/  / /' >R
+	echo changed >b
+	run fhsum --update=R a b c ' s'
+	[ "$status" = 5 ] || fail "exit $status, want 5: $output"
+	# GNU reads a list by its first untagged line's form: every line must
+	# be of it, or its names gain a leading blank.
+	run md5sum -c R
+	[ "$status" = 0 ] || fail "md5sum -c:" "$output" "$(cat -A R)"
+	[ "$(grep -c '^[0-9a-f]\{32\} [^ ]' R)" = 3 ] || fail "not reversed:" "$(cat -A R)"
+}
+
 @test "--update in a directory it cannot write: said first, no statuses, exit 64, list untouched" {
 	in_open_dir
 	small_tree
