@@ -254,15 +254,9 @@ static void done(void *ctx, struct fh_job *job)
 			g->line_cap = namelen + 10;
 			g->line = fh_xmalloc(g->line_cap);
 		}
-		memcpy(g->line, name, namelen);
-		g->line[namelen] = ' ';
-		for (size_t i = 0; i < job->outlen; i++) {
-			g->line[namelen + 1 + 2 * i] = "0123456789ABCDEF"[job->digest[i] >> 4];
-			g->line[namelen + 2 + 2 * i] = "0123456789ABCDEF"[job->digest[i] & 15];
-		}
-		g->line[namelen + 1 + 2 * job->outlen] = '\n';
 		fh_progress_clear();
-		fh_out_bytes(g->line, namelen + 2 + 2 * job->outlen);
+		fh_out_bytes(g->line, fh_shapes_sfv_format(g->line, name, namelen, job->digest,
+							   job->outlen));
 		fh_out_end_line();
 		free(b);
 		return;

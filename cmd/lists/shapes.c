@@ -468,6 +468,19 @@ enum fh_line_kind fh_shapes_sfv_line(struct fh_list_parser *p, char *line,
 	return FH_LINE_OK;
 }
 
+size_t fh_shapes_sfv_format(char *out, const char *name, size_t len,
+			    const uint8_t *crc, size_t n)
+{
+	memcpy(out, name, len);
+	out[len] = ' ';
+	for (size_t i = 0; i < n; i++) {
+		out[len + 1 + 2 * i] = "0123456789ABCDEF"[crc[i] >> 4];
+		out[len + 2 + 2 * i] = "0123456789ABCDEF"[crc[i] & 15];
+	}
+	out[len + 1 + 2 * n] = '\n';
+	return len + 2 + 2 * n;
+}
+
 bool fh_shapes_sfv_name_ok(const char *name, size_t len)
 {
 	return len && name[0] != ';' && !memchr(name, '\n', len);

@@ -100,6 +100,12 @@ bool fh_shapes_sfv_name(const char *list);
 enum fh_line_kind fh_shapes_sfv_line(struct fh_list_parser *p, char *line,
 				     size_t len, struct fh_list_line *out);
 
+/* Writes the SFV line of NAME (LEN bytes) and the N-byte CRC into OUT
+ * (LEN + 2 * N + 2 bytes): the name as it is, a blank, the CRC in upper
+ * case hex, a newline.  Returns its length. */
+size_t fh_shapes_sfv_format(char *out, const char *name, size_t len,
+			    const uint8_t *crc, size_t n);
+
 /* Whether an SFV line can carry NAME: it has no escapes, so a newline
  * would split the line, and a leading ';' makes it a comment that every
  * reader skips (the file then silently unchecked). */

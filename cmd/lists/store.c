@@ -348,14 +348,7 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 		 * metadata (the caller writes no name SFV cannot carry). */
 		char *line = fh_store_xmalloc(len + 2 + 2 * outlen);
 
-		memcpy(line, name, len);
-		line[len] = ' ';
-		for (size_t i = 0; i < outlen; i++) {
-			line[len + 1 + 2 * i] = "0123456789ABCDEF"[digest[i] >> 4];
-			line[len + 2 + 2 * i] = "0123456789ABCDEF"[digest[i] & 15];
-		}
-		line[len + 1 + 2 * outlen] = '\n';
-		put_lines(s, w, line, len + 2 + 2 * outlen);
+		put_lines(s, w, line, fh_shapes_sfv_format(line, name, len, digest, outlen));
 		free(line);
 		return;
 	}
