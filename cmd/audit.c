@@ -134,14 +134,19 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
  * -a's algorithm may be another algorithm's, the list's own, with -a given
  * by mistake.  The file is read under the other algorithms of that
  * length; a match stops the update, so that a list is never rewritten
- * into -a's algorithm over lines its files show to be another's. */
+ * into -a's algorithm over lines its files show to be another's.  A wrong
+ * -a fails every file, so the first few that fail tell: files that
+ * changed under a right one are not all read twice. */
+#define SLIP_CHECKS 8
+
 static void check_slip(struct auditor *a, const struct fh_entry *e, const char *path)
 {
 	struct fh_candidates *cand = fh_settle_for(&a->st.settle, e->outlen, NULL);
 	const struct fh_algo *y;
 
-	if (!cand)
+	if (!cand || a->slip_checks == SLIP_CHECKS)
 		return;
+	a->slip_checks++;
 	y = fh_settle_retry(path, cand, fh_algo_get((enum fh_algo_id)e->algo),
 			    fh_entry_digest(e), e->outlen);
 	if (y) {
@@ -725,7 +730,6 @@ void fh_audit_unmatched(struct auditor *a, const struct fh_candidates *cand)
 /* The lengths of untagged lines whose files matched under none of their
  * candidates: those lines are CHANGED, or of an algorithm the run was
  * not told (as -c says it). */
-
 static void unsettled(const struct auditor *a)
 {
 	for (size_t l = 0; l < a->st.settle.n; l++) {

@@ -49,6 +49,7 @@ struct auditor {
 	 * content shows to be another algorithm's (SLIP_ALGO), not -a's. */
 	const struct fh_algo *slip_algo;
 	char *slip_name;
+	unsigned slip_checks;   /* the files read again for it */
 	/* The settle lengths (st.settle) of which a listed file was read
 	 * and matched none of the candidates. */
 	bool unmatched[FH_SETTLE_LENGTHS];
