@@ -130,11 +130,12 @@ static void present(struct auditor *a, struct fh_entry *e, const char *path,
 /* ------------------------------------------------------------------ */
 /* The walk: the engine's producer and consumer. */
 
-/* --update with -a: an untagged line whose file does not match under
- * -a's algorithm may be another algorithm's, the list's own, with -a given
- * by mistake.  The file is read under the other algorithms of that
- * length; a match stops the update, so that a list is never rewritten
- * into -a's algorithm over lines its files show to be another's.  A wrong
+/* With -a: an untagged line whose file does not match under -a's
+ * algorithm may be another algorithm's, the list's own, with -a given by
+ * mistake.  The file is read under the other algorithms of that length;
+ * a match stops an update, so that a list is never rewritten into -a's
+ * algorithm over lines its files show to be another's, and an audit says
+ * it beside its CHANGED lines.  A wrong
  * -a fails every file, so the first few that fail tell: files that
  * changed under a right one are not all read twice. */
 #define SLIP_CHECKS 8
@@ -371,7 +372,7 @@ static void done(void *ctx, struct fh_job *read)
 				bool open = r->e->flags & FH_ENTRY_OPEN;
 				bool match = fh_store_settle_entry(&a->st, r->e, job);
 
-				if (!match && !open && a->update && a->c->algo_given &&
+				if (!match && !open && a->c->algo_given &&
 				    !(r->e->form & FH_FMT_TAG) && !a->slip_algo)
 					check_slip(a, r->e, job->path);
 				enum fh_status st = fh_classify(
@@ -770,6 +771,11 @@ int fh_audit_status(struct auditor *a)
 				 a->uncompared_new, fh_quotef(c->against, strlen(c->against)));
 		warn_count(a->changed, "file changed", "files changed");
 		unsettled(a);
+		if (a->slip_algo)
+			fh_error(0, "WARNING: the line of %s is %s's by its content, not "
+				    "%s's (-a): the list may use another algorithm",
+				 fh_quotef(a->slip_name, strlen(a->slip_name)),
+				 a->slip_algo->name, c->algo->name);
 		warn_count(a->damaged, "file damaged (same size and mtime, other content)",
 			   "files damaged (same size and mtime, other content)");
 		warn_count(a->moved, "file moved", "files moved");

@@ -45,7 +45,7 @@ struct auditor {
 	 * compared; the first such pair (LIST's, NEW's). */
 	uint64_t uncompared;
 	char uncompared_old[32], uncompared_new[32];
-	/* --update with -a: the first listed file whose untagged line its
+	/* With -a: the first listed file whose untagged line its
 	 * content shows to be another algorithm's (SLIP_ALGO), not -a's. */
 	const struct fh_algo *slip_algo;
 	char *slip_name;

@@ -231,6 +231,10 @@ PY
 	[[ $output == *"L: the line of x is sha256's by its content, not blake3's (-a): the list was not updated"* ]] ||
 		fail "$output"
 	cmp -s L L.before || fail "the list changed:" "$(cat L)"
+	# An audit says it beside its CHANGED lines.
+	run fhsum --audit=L -a blake3 x y
+	[ "$status" = 4 ] && [[ $output == *"WARNING: the line of x is sha256's by its content, not blake3's (-a)"* ]] ||
+		fail "--audit: exit $status: $output"
 	# The list's own algorithm named: updated.
 	run fhsum --update=L -a sha256 x y z
 	[ "$status" = 1 ] || fail "-a sha256: exit $status: $output"
