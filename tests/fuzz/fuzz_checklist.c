@@ -12,7 +12,9 @@
  * algorithm allows, the algorithm is one the options accept, the name holds no NUL
  * and is not "-" from standard input; and that formatting the line again
  * (tagged, and untagged when the name is not empty) and parsing the result
- * gives back the same name, digest, mode and algorithm.  Without -a the
+ * gives back the same name, digest, mode and algorithm, and so does the
+ * line in its own shape (OpenSSL's form, a prefix, BSD's reversed form),
+ * as the store writes it back, read back in that shape.  Without -a the
  * lines are parsed once more asking for unsupported tags: such a line's
  * tag lies inside it and is no algorithm's, its digest is hex or base64.
  *
@@ -125,6 +127,65 @@ static void round_trip(const struct fh_list_line *l, int flags)
 	free(buf);
 }
 
+/* Formats L in its own shape, as the store writes a list's lines back
+ * (OpenSSL's TAG(NAME)= and its OpenSSL 3 name, a prefix, BSD's reversed
+ * form), and parses it back: the same line, in the same shape. */
+static void round_trip_own(const struct fh_list_line *l)
+{
+	size_t cap = fh_format_size(l->digestlen, l->namelen);
+	char *buf = malloc(cap);
+	struct fh_list_parser p;
+	struct fh_list_line back;
+	int flags;
+	size_t n;
+
+	CHECK(buf);
+	/* (A base64 digest keeps GNU's shapes: round_trip has it.) */
+	if (l->base64) {
+		free(buf);
+		return;
+	}
+	if (l->openssl) {
+		flags = FH_FMT_TAG | FH_FMT_OPENSSL | (l->openssl3 ? FH_FMT_OPENSSL3 : 0);
+	} else if ((l->prefixed || l->reversed) && l->namelen > 0) {
+		/* (An empty untagged name reads back as " ", round_trip says.) */
+		flags = (l->prefixed ? FH_FMT_PREFIX : 0) | (l->reversed ? FH_FMT_REVERSED : 0) |
+			(l->binary ? FH_FMT_BINARY : 0);
+		/* A fresh latch reads a reversed name that starts with a blank
+		 * or '*' as GNU's form: the store's latch is the list's. */
+		if (l->reversed && (l->name[0] == ' ' || l->name[0] == '*'))
+			flags &= ~FH_FMT_REVERSED;
+	} else {
+		free(buf);
+		return;
+	}
+	n = fh_format_line(buf, l->algo, l->digest, l->digestlen, l->name, l->namelen,
+			   flags | (l->base64 ? FH_FMT_BASE64 : 0));
+	CHECK(n <= cap && n > 0 && buf[n - 1] == '\n');
+	/* OpenSSL's form where it applies (else GNU's tag), the prefix
+	 * naming the algorithm; a reversed line of a shared length needs
+	 * the algorithm given, as GNU's form does. */
+	bool ossl = l->openssl && buf[0] != '\\' && !l->algo->xof && !l->base64;
+	bool give = l->algo->xof || (!(flags & FH_FMT_TAG) && !(flags & FH_FMT_PREFIX &&
+					fh_algo_row(l->algo)->prefix) &&
+				     fh_algo_by_hexlen(2 * l->outlen) != l->algo);
+
+	fh_list_parser_init(&p, give ? l->algo : NULL, false, l->algo->xof ? l->outlen : 0);
+	p.published = true;
+	CHECK(fh_list_parse(&p, buf, n - 1, &back) == FH_LINE_OK);
+	CHECK(back.algo == l->algo);
+	CHECK(back.namelen == l->namelen && memcmp(back.name, l->name, l->namelen) == 0);
+	CHECK(back.outlen == l->outlen && back.base64 == l->base64);
+	for (size_t i = 0; i < l->digestlen; i++)
+		CHECK(back.digest[i] == (l->base64 ? l->digest[i] : lower(l->digest[i])));
+	CHECK(back.openssl == ossl);
+	CHECK(back.openssl3 == (ossl && l->openssl3 && fh_algo_row(l->algo)->openssl));
+	CHECK(back.prefixed == ((flags & FH_FMT_PREFIX) && fh_algo_row(l->algo)->prefix &&
+				!l->base64));
+	CHECK(back.reversed == ((flags & FH_FMT_REVERSED) != 0));
+	free(buf);
+}
+
 static void check_ok(const struct fh_list_parser *p, const char *buf,
 		     size_t len, const struct fh_list_line *l)
 {
@@ -175,6 +236,7 @@ static void check_ok(const struct fh_list_parser *p, const char *buf,
 	 * reads as that tag: untagged, such a line is improper. */
 	if (l->namelen > 0 && !(l->base64 && fh_algo_by_tag(l->digest, l->digestlen)))
 		round_trip(l, l->binary ? FH_FMT_BINARY : 0);
+	round_trip_own(l);
 }
 
 /* A line of a tag no algorithm has: what fh_list_parse promises of it. */
