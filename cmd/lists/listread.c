@@ -35,7 +35,7 @@ struct parsed {
 	size_t namelen, outlen;
 	bool ok;                /* else improperly formatted */
 	bool has_meta, tagged, binary, base64, form, crlf, le, openssl, openssl3;
-	bool prefixed, reversed;
+	bool prefixed, reversed, tab;
 };
 
 #define RECORD_MAX (sizeof(struct parsed) + FH_LIST_LINE_MAX + FH_MAX_XOF_BYTES + \
@@ -98,6 +98,7 @@ static void put(struct batch *b, enum fh_line_kind kind,
 	r->openssl3 = l->openssl3;
 	r->prefixed = l->prefixed;
 	r->reversed = l->reversed;
+	r->tab = l->tab;
 	if (meta) {
 		r->has_meta = true;
 		r->meta = *meta;
@@ -228,7 +229,7 @@ static void take_batch(const struct batch *b, const struct fh_list_reading *how)
 			.binary = r->binary, .base64 = r->base64, .form = r->form,
 			.crlf = r->crlf, .le = r->le, .openssl = r->openssl,
 			.openssl3 = r->openssl3, .prefixed = r->prefixed,
-			.reversed = r->reversed,
+			.reversed = r->reversed, .tab = r->tab,
 		};
 
 		how->each(how->ctx, &l, r->hash, (const uint8_t *)text + r->namelen,

@@ -50,7 +50,7 @@ static int form_of(const struct fh_list_line *l)
 	       (l->base64 ? FH_FMT_BASE64 : 0) | (l->form ? FH_FMT_FORM : 0) |
 	       (l->le ? FH_FMT_LE : 0) | (l->openssl ? FH_FMT_OPENSSL : 0) |
 	       (l->openssl3 ? FH_FMT_OPENSSL3 : 0) | (l->prefixed ? FH_FMT_PREFIX : 0) |
-	       (l->reversed ? FH_FMT_REVERSED : 0);
+	       (l->reversed ? FH_FMT_REVERSED : 0) | (l->tab ? FH_FMT_TAB : 0);
 }
 
 /* A reading: the store and the caller's events. */
@@ -398,7 +398,7 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 						      len, le | (form & (FH_FMT_TAG | FH_FMT_BINARY |
 									FH_FMT_BASE64 | FH_FMT_OPENSSL |
 									FH_FMT_OPENSSL3 | FH_FMT_PREFIX |
-									FH_FMT_REVERSED))));
+									FH_FMT_REVERSED | FH_FMT_TAB))));
 	free(line);
 }
 

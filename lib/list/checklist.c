@@ -621,6 +621,7 @@ static enum fh_line_kind parse_untagged(struct fh_list_parser *p, char *s,
 	if (n < len + 2 || !is_blank(s[len]))
 		return FH_LINE_BAD;
 	out->binary = false;
+	out->tab = s[len] == '\t';
 	i = len + 1;
 
 	/* The latch: the first untagged line decides between the GNU form
@@ -1002,7 +1003,7 @@ size_t fh_format_line(char *out, const struct fh_algo *algo,
 	}
 	/* --tag ignores the mode: GNU prints no '*' there. */
 	if (named && !tag) {
-		out[o++] = ' ';
+		out[o++] = flags & FH_FMT_TAB ? '\t' : ' ';
 		if (!(flags & FH_FMT_REVERSED))
 			out[o++] = flags & FH_FMT_BINARY ? '*' : ' ';
 		o += fh_escape_name(out + o, name, len, escape);

@@ -103,6 +103,8 @@ struct fh_list_line {
 	bool prefixed;
 	/* BSD's reversed form, "HEX NAME" with one blank (md5 -r). */
 	bool reversed;
+	/* Untagged, the blank after the digest was a tab. */
+	bool tab;
 	/* An untagged line without -a whose length several algorithms of the
 	 * table share, none declared by the list: ALGO is the first of them,
 	 * ALT another, and the caller settles which by the file's content
@@ -173,6 +175,7 @@ enum {
 	FH_FMT_REVERSED = 1 << 10, /* untagged: BSD's "HEX NAME", one blank
 				    * and no mode (GNU's latch then reads
 				    * every untagged line of the list so) */
+	FH_FMT_TAB = 1 << 11,   /* untagged: a tab after the digest */
 };
 
 /* Whether NAME needs GNU escaping (it holds '\', LF or CR). */

@@ -289,6 +289,13 @@ PROG: WARNING: no file matched under md5 or xxh128: the list may use another alg
 	run md5sum -c R
 	[ "$status" = 0 ] || fail "md5sum -c:" "$output" "$(cat -A R)"
 	[ "$(grep -c '^[0-9a-f]\{32\} [^ ]' R)" = 3 ] || fail "not reversed:" "$(cat -A R)"
+	# A tab after the digest stays a tab.
+	md5sum a b | sed 's/  /\t/' >T
+	run fhsum --update=T a b c
+	[ "$status" = 1 ] || fail "tab: exit $status: $output"
+	[ "$(grep -c $'^[0-9a-f]\{32\}\t[^ ]' T)" = 3 ] || fail "tab:" "$(cat -A T)"
+	run md5sum -c T
+	[ "$status" = 0 ] || fail "tab: md5sum -c:" "$output"
 }
 
 @test "--update in a directory it cannot write: said first, no statuses, exit 64, list untouched" {

@@ -13,7 +13,8 @@
  * and is not "-" from standard input; and that formatting the line again
  * (tagged, and untagged when the name is not empty) and parsing the result
  * gives back the same name, digest, mode and algorithm, and so does the
- * line in its own shape (OpenSSL's form, a prefix, BSD's reversed form),
+ * line in its own shape (OpenSSL's form, a prefix, BSD's reversed form,
+ * a tab after the digest),
  * as the store writes it back, read back in that shape.  Without -a the
  * lines are parsed once more asking for unsupported tags: such a line's
  * tag lies inside it and is no algorithm's, its digest is hex or base64.
@@ -147,10 +148,10 @@ static void round_trip_own(const struct fh_list_line *l)
 	}
 	if (l->openssl) {
 		flags = FH_FMT_TAG | FH_FMT_OPENSSL | (l->openssl3 ? FH_FMT_OPENSSL3 : 0);
-	} else if ((l->prefixed || l->reversed) && l->namelen > 0) {
+	} else if ((l->prefixed || l->reversed || l->tab) && l->namelen > 0) {
 		/* (An empty untagged name reads back as " ", round_trip says.) */
 		flags = (l->prefixed ? FH_FMT_PREFIX : 0) | (l->reversed ? FH_FMT_REVERSED : 0) |
-			(l->binary ? FH_FMT_BINARY : 0);
+			(l->tab ? FH_FMT_TAB : 0) | (l->binary ? FH_FMT_BINARY : 0);
 		/* A fresh latch reads a reversed name that starts with a blank
 		 * or '*' as GNU's form: the store's latch is the list's. */
 		if (l->reversed && (l->name[0] == ' ' || l->name[0] == '*'))
@@ -183,6 +184,7 @@ static void round_trip_own(const struct fh_list_line *l)
 	CHECK(back.prefixed == ((flags & FH_FMT_PREFIX) && fh_algo_row(l->algo)->prefix &&
 				!l->base64));
 	CHECK(back.reversed == ((flags & FH_FMT_REVERSED) != 0));
+	CHECK(back.tab == ((flags & FH_FMT_TAB) != 0));
 	free(buf);
 }
 
