@@ -914,6 +914,14 @@ void fh_audit_parser(const struct cli *c, struct fh_list_parser *p)
 	p->tags_rule = true;
 }
 
+/* A list of NUL-ended records, NAME, refused. */
+static void say_nul(const char *name)
+{
+	fh_error(0, "%s: a line holds a NUL byte (a list written with -z?): fhsum keeps "
+		    "and audits lists of lines alone (-c reads it as GNU does)",
+		 fh_quotef(name, strlen(name)));
+}
+
 /* Why the list A holds cannot be held or written, said (ERR: an errno
  * value, or one of errors.h's FH_ELIST_*); WHAT ends a plain errno's
  * line (NULL: nothing). */
@@ -945,9 +953,7 @@ static void say_list_error(struct auditor *a, int err, const char *what)
 		fh_error(0, "%s: changed while being updated; not written", q);
 		break;
 	case FH_ELIST_NUL:
-		fh_error(0, "%s: a line holds a NUL byte (a list written with -z?): "
-			    "fhsum keeps and audits lists of lines alone (-c reads it as "
-			    "GNU does)", q);
+		say_nul(a->st.name);
 		break;
 	default:
 		if (what)
@@ -1184,9 +1190,7 @@ int fh_audit(const struct cli *c, struct operands *ops)
 			err = fh_list_read(fd, &p, &reading);
 		close(fd);
 		if (err == FH_ELIST_NUL) {
-			fh_error(0, "%s: a line holds a NUL byte (a list written with -z?): "
-				    "fhsum keeps and audits lists of lines alone (-c reads it "
-				    "as GNU does)", fh_quotef(c->against, strlen(c->against)));
+			say_nul(c->against);
 			exit(FH_STATUS_USAGE);
 		}
 		if (err) {

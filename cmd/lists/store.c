@@ -372,18 +372,14 @@ static void put_line(struct fh_store *s, struct fh_listout *w, int form,
 
 	/* xxhsum --little-endian's tag, where the algorithm has one: the
 	 * digest's bytes the other way round. */
+	uint8_t rev[FH_MAX_DIGEST];
 	int le = (form & FH_FMT_LE) && (form & FH_FMT_TAG) && !(form & FH_FMT_BASE64) &&
-		 fh_algo_row(algo)->le_tags ? FH_FMT_LE : 0;
+		 fh_algo_row(algo)->le_tags && outlen <= sizeof rev ? FH_FMT_LE : 0;
 
+	for (size_t i = 0; le && i < outlen; i++)
+		rev[i] = digest[outlen - 1 - i];
 	if (!(form & FH_FMT_BASE64))
-		fh_hex(s->text, digest, outlen);
-	for (size_t i = 0; le && i < outlen / 2; i++)
-		for (size_t k = 0; k < 2; k++) {
-			char t = s->text[2 * i + k];
-
-			s->text[2 * i + k] = s->text[2 * (outlen - 1 - i) + k];
-			s->text[2 * (outlen - 1 - i) + k] = t;
-		}
+		fh_hex(s->text, le ? rev : digest, outlen);
 	if (meta) {
 		put_meta(s, w, meta, named ? algo : NULL);
 	} else if (named) {
