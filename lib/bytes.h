@@ -76,4 +76,21 @@ static inline uint64_t fh_rol64(uint64_t x, unsigned n)
 	return (x << n) | (x >> ((64 - n) & 63));
 }
 
+/* How far ahead of its loads a fast streaming kernel (several GB/s: the
+ * CRCs, xxHash, System V sum) prefetches.  On Intel (family 6 model 207)
+ * the hardware prefetcher fell behind at the 4 KiB pages of a cached
+ * mapping: XXH64 took its bytes from memory at 0.60x its speed on them
+ * in L1, 0.98x with a prefetch 4 KiB ahead (2 KiB: 0.94x, 1 KiB: 0.80x),
+ * and XXH3 and CRC-32C, faster than memory, went from 11.5 to 14.3 and
+ * from 14.2 to 16.1 GB/s (docs/performance.md). */
+#define FH_PREFETCH_AHEAD 4096u
+
+/* A prefetch of the line FH_PREFETCH_AHEAD bytes past P: a hint, which
+ * never faults, so it may point past the end of the input (computed as
+ * an integer, not as a pointer out of its object). */
+static inline void fh_prefetch_ahead(const uint8_t *p)
+{
+	__builtin_prefetch((const void *)((uintptr_t)p + FH_PREFETCH_AHEAD));
+}
+
 #endif

@@ -114,6 +114,8 @@ static void xxh32_stripes(uint64_t *st, const uint8_t *p, size_t n)
 		 a3 = (uint32_t)st[3];
 
 	for (; n; n--, p += 16) {
+		if (!(n & 3))   /* a line a prefetch */
+			fh_prefetch_ahead(p);
 		a0 = round32(a0, fh_load32le(p));
 		a1 = round32(a1, fh_load32le(p + 4));
 		a2 = round32(a2, fh_load32le(p + 8));
@@ -157,6 +159,8 @@ static void xxh64_stripes(uint64_t *st, const uint8_t *p, size_t n)
 	uint64_t a0 = st[0], a1 = st[1], a2 = st[2], a3 = st[3];
 
 	for (; n; n--, p += 32) {
+		if (!(n & 1))
+			fh_prefetch_ahead(p);
 		a0 = round64(a0, fh_load64le(p));
 		a1 = round64(a1, fh_load64le(p + 8));
 		a2 = round64(a2, fh_load64le(p + 16));
@@ -354,8 +358,10 @@ static void accumulate(uint64_t acc[8], const uint8_t *stripe, const uint8_t *s)
 static void xxh3_blocks_portable(uint64_t acc[8], const uint8_t *p, size_t nblocks)
 {
 	for (; nblocks; nblocks--, p += XXH3_BLOCK) {
-		for (int n = 0; n < 16; n++)
+		for (int n = 0; n < 16; n++) {
+			fh_prefetch_ahead(p + XXH3_STRIPE * n);
 			accumulate(acc, p + XXH3_STRIPE * n, secret + 8 * n);
+		}
 		for (int i = 0; i < 8; i++) {
 			acc[i] ^= acc[i] >> 47;
 			acc[i] ^= fh_load64le(secret + 128 + 8 * i);

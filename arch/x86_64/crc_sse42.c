@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../../lib/bytes.h"
 #include "../../lib/crc.h"
 #include "kernels_x86.h"
 
@@ -86,6 +87,11 @@ static inline uint32_t three(uint32_t a, const uint8_t *p, size_t part, int s)
 	uint64_t x = a, y = 0, z = 0;
 
 	for (size_t i = 0; i < part; i += 8) {
+		if (!(i & 63)) {
+			fh_prefetch_ahead(p + i);
+			fh_prefetch_ahead(p + part + i);
+			fh_prefetch_ahead(p + 2 * part + i);
+		}
 		x = _mm_crc32_u64(x, load64(p + i));
 		y = _mm_crc32_u64(y, load64(p + part + i));
 		z = _mm_crc32_u64(z, load64(p + 2 * part + i));

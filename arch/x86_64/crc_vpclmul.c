@@ -7,6 +7,7 @@
  * Inputs under 256 bytes go to crc-pclmul's way of doing it (one lane). */
 #include <immintrin.h>
 
+#include "../../lib/bytes.h"
 #include "../crc_fold.h"
 #include "kernels_x86.h"
 
@@ -57,9 +58,12 @@ static uint64_t crc_vpclmul(const struct fh_crc_model *m, uint64_t reg,
 					  : _mm256_set_epi64x(0, 0, 0, (long long)reg));
 	p += 128;
 	n -= 128;
-	for (; n >= 128; p += 128, n -= 128)
+	for (; n >= 128; p += 128, n -= 128) {
+		fh_prefetch_ahead(p);
+		fh_prefetch_ahead(p + 64);
 		for (int i = 0; i < 4; i++)
 			a[i] = _mm256_xor_si256(fold2(a[i], c->d[8]), LOAD2(p + 32 * i));
+	}
 	/* Lane j of the eight (two a register, in order) moves 7 - j
 	 * blocks on. */
 	x = _mm256_extracti128_si256(a[3], 1);

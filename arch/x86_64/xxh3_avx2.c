@@ -6,6 +6,7 @@
  * scramble, the multiply by PRIME32_1 as two 32x32 products. */
 #include <immintrin.h>
 
+#include "../../lib/bytes.h"
 #include "../../lib/xxhash.h"
 #include "kernels_x86.h"
 
@@ -24,6 +25,8 @@ static void xxh3_blocks_avx2(uint64_t acc[8], const uint8_t *p, size_t nblocks)
 		__asm__("" : "+r"(s));
 		for (int n = 0; n < 16; n++) {
 			const uint8_t *d = p + 64 * n, *k = s + 8 * n;
+
+			fh_prefetch_ahead(d);
 			__m256i d0 = _mm256_loadu_si256((const __m256i *)d);
 			__m256i d1 = _mm256_loadu_si256((const __m256i *)(d + 32));
 			__m256i x0 = _mm256_xor_si256(d0, _mm256_loadu_si256((const __m256i *)k));
