@@ -338,13 +338,13 @@ enum fill {
 			 * where it is cached; by the populater where not */
 };
 
-/* Maps the window of FD at POS, no longer than END - POS, its pages
- * faulted in as FILL says.  *COLD is set, for the rest of the file, once
+/* Maps the window of FD at POS, SIZE bytes but no longer than END - POS,
+ * its pages faulted in as FILL says.  *COLD is set, for the rest of the file, once
  * a window mapped ahead is found not cached yet; *TICKET becomes that of
  * a readahead request given to the populater.  Returns 0 or an errno
  * value. */
 static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
-		      struct window *w, enum fill fill, bool *cold,
+		      size_t size, struct window *w, enum fill fill, bool *cold,
 		      uint64_t *ticket)
 {
 	/* Asked each time (libc returns a value it holds): a static set on
@@ -353,7 +353,7 @@ static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 	off_t base = pos & ~(off_t)(page - 1);
 	size_t skip = (size_t)(pos - base);
 
-	w->len = end - pos < FH_MAP_WINDOW ? (size_t)(end - pos) : FH_MAP_WINDOW;
+	w->len = end - pos < (off_t)size ? (size_t)(end - pos) : size;
 	w->maplen = skip + w->len;
 	if (m->feed == FH_FEED_READ && m->buf) {
 		w->map = NULL;
@@ -471,16 +471,22 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 
 	if (*pos >= end)
 		return 0;
-	if (map_window(m, fd, *pos, end, &cur, FILL_NOW, cold, ticket))
+	if (map_window(m, fd, *pos, end, FH_MAP_WINDOW, &cur, FILL_NOW, cold,
+		       ticket))
 		return FH_ENOMAP;
 	if (team)
 		fh_kt_team_submit(team, ctx, cur.map, cur.maplen, cur.p,
 				  cur.len, fd, *pos);
 	for (;;) {
 		off_t after = *pos + (off_t)cur.len;
+		/* A team's later windows of a cached file are larger:
+		 * unmapping a window its threads touched stops each of them
+		 * for a TLB shootdown.  From a disk they stay small, as the
+		 * readahead asked for each one is tuned to. */
+		size_t size = team && !*cold ? FH_TEAM_WINDOW : FH_MAP_WINDOW;
 		bool ahead = after < end && later != FILL_NOW &&
-			     map_window(m, fd, after, end, &next, later, cold,
-					ticket) == 0;
+			     map_window(m, fd, after, end, size, &next, later,
+					cold, ticket) == 0;
 		int err = 0;
 
 		if (ahead && team)
@@ -514,8 +520,8 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		if (after >= end)
 			return 0;
 		if (!ahead) {
-			if (map_window(m, fd, after, end, &next, FILL_NOW,
-				       cold, ticket))
+			if (map_window(m, fd, after, end, size, &next,
+				       FILL_NOW, cold, ticket))
 				return FH_ENOMAP;
 			if (team)
 				fh_kt_team_submit(team, ctx, next.map,

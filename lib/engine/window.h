@@ -23,6 +23,14 @@
  * windows (see FH_MAP_MIN in input.h for the measurements), and progress
  * moves at least once a window. */
 #define FH_MAP_WINDOW (8u << 20)
+/* A team's windows after its first (kt_team.h) while the file is cached:
+ * each unmapping costs its threads a TLB shootdown, an interrupt to
+ * every one of them (BLAKE3 on one cached GiB, two threads, Intel family
+ * 6 model 207 in a VM: 124.6 -> 120.4 ms with these, b3sum 117.2; 64 or
+ * 128 MiB gained nothing more).  The first stays FH_MAP_WINDOW, as it is
+ * faulted in before the team starts, and so do a cold file's (its
+ * readahead is sized to them: 32 MiB windows took 1.14x the time there). */
+#define FH_TEAM_WINDOW (32u << 20)
 
 /* A thread that faults in the pages of mapped windows ahead of the
  * threads hashing them, so that a large mapped file costs its hashing
