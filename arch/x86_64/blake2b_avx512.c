@@ -10,7 +10,8 @@
  * On AMD Zen 4 it takes two, which would lengthen the other three
  * rotations (one-cycle byte shuffles in AVX2): so the kernel is chosen by
  * default only with FH_CPU_X86_VPROL_FAST, and blake2b-avx2 elsewhere.
- * Untimed: no CPU at hand runs AVX-512.
+ * On Intel family 6 model 207 (`fhsum --benchmark`, 16 KiB buffers):
+ * 928 MB/s against blake2b-avx2's 897 and blake2b-portable's 768.
  *
  * With FH_AVX512_EMULATE the vector is four words of plain C with the
  * SDM's semantics (VPRORQ, VPERMQ), so that arch/x86_64/test_avx512_emu.c
