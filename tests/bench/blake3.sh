@@ -10,7 +10,7 @@
 # how the page cache holds the large file (FileHugePages in /proc/meminfo:
 # about 1 GiB when it is in 2 MiB folios, 0 when in 4 KiB ones).
 #
-#   tests/bench/blake3.sh [-r ROUNDS] [-d DATADIR] [-f FHSUM] [SET...]
+#   tests/bench/blake3.sh [-r ROUNDS] [-d DATADIR] [-f FHSUM] [-F small|huge] [SET...]
 #
 # SETs: big, floor, big1 (one thread each), medium, small.  Default: all.
 # floor: the 1 GiB file through blake3_floor (build/tests/bench) in
@@ -18,19 +18,33 @@
 # engine, so b3sum / floor is the most that fhsum, or any program with
 # its kernel, can reach on that file.
 # DATADIR (default /tmp/fhsum-bench-blake3) keeps the data between runs.
+# -F small or -F huge puts the 1 GiB file in that state of the page
+# cache once, before the first set (as tests/bench/common.sh's set_folio
+# does; huge needs root, and drops the whole cache, so the sets of small
+# files start cold and are warmed by their first, untimed, runs).  A
+# mapped file costs a page at a time, so the 1 GiB figures differ between
+# the two; without -F the file stays in whatever state it is.
 set -euo pipefail
 
 rounds=7
 dir=/tmp/fhsum-bench-blake3
 fhsum=$(cd "$(dirname "$0")/../.." && pwd)/build/cmd/fhsum
-while getopts r:d:f: opt; do
+folio=
+while getopts r:d:f:F: opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	d) dir=$OPTARG ;;
 	f) fhsum=$OPTARG ;;
+	F) [[ $OPTARG == small || $OPTARG == huge ]] ||
+		{ echo "blake3.sh: -F small or -F huge" >&2; exit 2; }
+	   folio=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
+if [ "$folio" = huge ] && [ "$(id -u)" != 0 ]; then
+	echo "blake3.sh: -F huge needs root (it drops the page cache)" >&2
+	exit 77
+fi
 shift $((OPTIND - 1))
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(big floor big1 medium small)
@@ -73,6 +87,11 @@ timed() {
 }
 
 . "$(dirname "$0")/common.sh"
+smallfolios=$dir/smallfolios
+if [ -n "$folio" ]; then
+	cc -O2 -pthread -o "$smallfolios" "$(dirname "$0")/smallfolios.c"
+	set_folio "$folio" "$dir/big"
+fi
 
 # The two sets of small files are named to each program by xargs from a
 # list made once here, in one call (checked): a shell expanding and
