@@ -310,7 +310,7 @@ static const struct fh_kernel *const sum_kernels[] = {
 static const struct fh_kernel *const sum_multi_kernels[] = { NULL };
 
 /* xxHash: XXH3's blocks.  xxh-neon executes 1.00 instructions a byte
- * under qemu against xxh-portable's 2.23 (tests/bench/aarch64-insns.sh).
+ * under qemu against xxh-portable's 2.26 (tests/bench/aarch64-insns.sh).
  * xxh-avx512 before xxh-avx2 (23.6 against 20.2 GB/s on Intel family 6
  * model 207, `fhsum --benchmark`): a whole 64-byte stripe an
  * accumulate step where AVX2 takes two, the scramble's XORs one
