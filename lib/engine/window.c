@@ -339,10 +339,10 @@ enum fill {
 };
 
 /* Maps the window of FD at POS, SIZE bytes but no longer than END - POS,
- * its pages faulted in as FILL says.  *COLD is set, for the rest of the file, once
- * a window mapped ahead is found not cached yet; *TICKET becomes that of
- * a readahead request given to the populater.  Returns 0 or an errno
- * value. */
+ * its pages faulted in as FILL says.  *COLD is set, for the rest of the
+ * file, once a window mapped ahead is found not cached yet; *TICKET
+ * becomes that of a readahead request given to the populater.  Returns 0
+ * or an errno value. */
 static int map_window(const struct fh_mapping *m, int fd, off_t pos, off_t end,
 		      size_t size, struct window *w, enum fill fill, bool *cold,
 		      uint64_t *ticket)
