@@ -1,9 +1,15 @@
 /* slices.c: one large CRC input on every thread (slices.h).  The file is
- * cut into as many slices as there are threads; each thread reads its
- * slice with pread into a buffer of its own and hashes it from a zeroed
- * state, so the copies out of the page cache run on every core as the
- * hashing does; the states then join in order through the family's
- * combine (a CRC's linearity).  The digest never depends on the threads. */
+ * cut into as many slices as there are threads; each thread hashes its
+ * slice from a zeroed state, through mapped windows of its own (window.h:
+ * faulted in by that thread, or read into its buffer where window.c
+ * finds small pages cheaper to read), or with pread into its buffer
+ * under --no-mmap and from where a window could not be mapped; the
+ * states then join in order through the family's combine (a CRC's
+ * linearity).  The digest never depends on the threads.  Read slices
+ * alone took a cached GiB no faster on two threads than one thread
+ * mapped: on Intel family 6 model 207 a copy out of the page cache runs
+ * about 7.3 GB/s a thread, loads from a mapping 14 (CRC-32C, 2 MiB
+ * folios: 80.9 ms read in slices, 53.6 ms mapped, 83.7 ms -j1). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,7 +18,9 @@
 
 #include "errors.h"
 #include "family.h"
+#include "io.h"
 #include "slices.h"
+#include "window.h"
 
 #define PIECE ((size_t)64 << 10) /* in L2, as input.h's FH_READ_SIZE */
 #define MAX_THREADS 64
@@ -21,18 +29,34 @@ struct slice {
 	fh_ctx ctx;
 	int fd;
 	uint64_t off, len;
+	const struct fh_slicing *how;
 	int err;
 };
 
 static void *hash_slice(void *arg)
 {
 	struct slice *s = arg;
-	uint8_t *buf = malloc(PIECE);
+	uint8_t *buf = fh_buf_alloc(PIECE);
 	uint64_t off = s->off, left = s->len;
 
 	if (!buf) {
 		s->err = ENOMEM;
 		return NULL;
+	}
+	if (s->how->map) {
+		const struct fh_mapping m = {
+			.feed = s->how->feed, .buf = buf, .bufsize = PIECE,
+		};
+		off_t pos = (off_t)off;
+		int err = fh_window_hash(&m, s->fd, &s->ctx, &pos,
+					 (off_t)(off + left));
+
+		/* FH_ENOMAP: the context holds the bytes before POS, and
+		 * reading goes on from there. */
+		left -= (uint64_t)pos - off;
+		off = (uint64_t)pos;
+		if (err && err != FH_ENOMAP)
+			s->err = err;
 	}
 	while (left && !s->err) {
 		size_t want = left < PIECE ? (size_t)left : PIECE;
@@ -54,7 +78,8 @@ static void *hash_slice(void *arg)
 	return NULL;
 }
 
-int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads)
+int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads,
+		   const struct fh_slicing *how)
 {
 	const struct fh_family_ops *ops = fh_family_ops(ctx->algo->family);
 	struct slice *s;
@@ -76,6 +101,7 @@ int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads)
 		if (i)
 			memset(&s[i].ctx.state, 0, sizeof s[i].ctx.state);
 		s[i].fd = fd;
+		s[i].how = how;
 		s[i].off = each * i;
 		s[i].len = i + 1 == n ? size - each * i : each;
 	}

@@ -4,20 +4,30 @@
 #ifndef FH_SLICES_H
 #define FH_SLICES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "fhsum.h"
 
 /* Inputs from this size are worth slicing: each thread then has 16 MiB
  * or more. */
 #define FH_SLICE_MIN ((uint64_t)32 << 20)
 
-/* Hashes the SIZE bytes of the regular file FD (read with pread, from
- * offset 0) into CTX, started and empty, on THREADS threads (this one
- * among them), each a slice of its own read in 64 KiB pieces and hashed
- * on CTX's kernel, the slices' states then combined in order: CTX is as
- * if fh_update had had the whole file.  Returns 0, an errno value, or
- * FH_ESHRANK when the file ends early. */
-int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads);
+/* How the slices' bytes are had: through mapped windows (MAP; their
+ * feed FEED, as fh_mapping's), else with pread alone (--no-mmap). */
+struct fh_slicing {
+	bool map;
+	enum fh_feed feed;
+};
+
+/* Hashes the SIZE bytes of the regular file FD (from offset 0) into CTX,
+ * started and empty, on THREADS threads (this one among them), each a
+ * slice of its own had as HOW says, in 64 KiB pieces where read, and
+ * hashed on CTX's kernel, the slices' states then combined in order: CTX
+ * is as if fh_update had had the whole file.  Returns 0, an errno value,
+ * or FH_ESHRANK when the file ends early. */
+int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads,
+		   const struct fh_slicing *how);
 
 #endif

@@ -232,9 +232,17 @@ timed_out_note() {
 declare -gA DIGEST
 
 # load_digests ALGO DIR SPEC...: SPEC is NAME or NAME:LEN (files in DIR).
+# MD5 from GNU md5sum; crc (POSIX cksum's CRC) from GNU cksum, whole files
+# only, the digest being cksum's "CRC SIZE"; the rest from oracle.py.
 load_digests() {
 	local algo=$1 dir=$2 spec name n hex len path
 	shift 2
+	if [ "$algo" = crc ]; then
+		for name in "$@"; do
+			DIGEST[crc:$name:all]=$(cksum <"$dir/$name")
+		done
+		return 0
+	fi
 	if [ "$algo" = md5 ]; then
 		for spec in "$@"; do
 			name=${spec%%:*} n=all
@@ -266,3 +274,13 @@ load_digests() {
 
 # digest ALGO NAME [LEN]
 digest() { printf '%s\n' "${DIGEST[$1:$2:${3:-all}]}"; }
+
+# digest_line ALGO NAME: NAME's line as fhsum -a ALGO prints it (cksum's
+# form for crc: one space before the name).
+digest_line() {
+	if [ "$1" = crc ]; then
+		printf '%s %s\n' "${DIGEST[crc:$2:all]}" "$2"
+	else
+		printf '%s  %s\n' "${DIGEST[$1:$2:all]}" "$2"
+	fi
+}
