@@ -10,10 +10,12 @@
 # (FHSUM_FEED=read, alone and by a team), --io-depth=1, the SIMD lanes
 # (bad among good files), --no-mmap (after a good file, and alone with
 # -j2, where KT128's team reads), standard input and -c; with MD5,
-# SHA3-256 and KT128.  Each case checks stdout, stderr and the exit status against
-# what GNU md5sum would print (error lines in its form, the good files'
-# lines from independent digests) and a time bound; a run that outlives
-# it is killed and fails.  Then SIGINT and SIGTERM must end a run that
+# SHA3-256 and KT128; then --part-size's parts, and a 40 MiB file hashed
+# with -a crc in slices on two threads.  Each case checks stdout, stderr
+# and the exit status against what GNU md5sum would print (error lines in
+# its form, the good files' lines from independent digests; GNU cksum's
+# for the slices) and a time bound; a run that outlives it is killed and
+# fails.  Then SIGINT and SIGTERM must end a run that
 # waits on a slow or failing file within 2 s, and a scrub's --max-time
 # must start no file after its deadline on slow reads.
 #
@@ -391,6 +393,62 @@ for fe in "${FAULTS[@]}"; do
 	case ${fe%%|*} in eio-first | eio-later | short | shrink) ;; *) continue ;; esac
 	parts_case "$fe"
 	[ "$QUICK" = 1 ] || parts_case "$fe" --no-mmap
+done
+
+# ---------------------------------------------------------------------------
+# Slices: a lone CRC file of 32 MiB or more on several threads is hashed
+# in slices, each thread its own through mapped windows (read with pread
+# under --no-mmap, and where a mapping is refused: short answers mean
+# direct_io, which cannot be mapped).  bigbad, 40 MiB, two slices on
+# -j2: a fault in either is bigbad's error, with no line; read whole, it
+# gets GNU cksum's line.
+
+BIG_SIZE=41943127       # 40 MiB + 87
+"$PYTHON" "$ORACLE" make "$BACK" bigbad:$BIG_SIZE ||
+	{ echo "Bail out! cannot write the test files"; exit 1; }
+BIG_CRC=$(cksum <"$BACK/bigbad")
+SLICE_FAULTS=(
+	"eio-slice1|eio=3000000|err|Input/output error|10"
+	"eio-slice2|eio=30000000|err|Input/output error|10"
+	"shrink-slice2|shrink=25165824:23068672|shrink|file shrank while being read|10"
+	"short|short=4000|ok||20"
+	"slow|slow=2|ok||20"
+)
+
+slices_case() { # FAULT-ENTRY [OPTION]
+	local fname spec kind msg limit label
+	IFS='|' read -r fname spec kind msg limit <<<"$1"
+	label="crc -j2 slices${2:+ $2} $fname"
+	wanted "$label" || return 0
+	case_start
+	set_control "bigbad $spec"
+	: >"$CASE/want.out"
+	: >"$CASE/want.err"
+	if [ "$kind" = ok ]; then
+		printf '%s bigbad\n' "$BIG_CRC" >"$CASE/want.out"
+		echo 0 >"$CASE/want.rc"
+	else
+		printf 'fhsum: bigbad: %s\n' "$msg" >"$CASE/want.err"
+		echo 1 >"$CASE/want.rc"
+	fi
+	run_fh "$CASE/got" $((limit + 2)) "$MNT" /dev/null -a crc -j2 ${2:+"$2"} bigbad
+	note "fhsum -a crc -j2${2:+ $2} bigbad (in the mount; bigbad: $spec)"
+	label="$label ($(ms_text "$MS"))"
+	if expect_run "$CASE/want" "$CASE/got" && [ $RC != 124 ] &&
+		[ "$MS" -le $((limit * 1000)) ]; then
+		pass "$label"
+	else
+		timed_out_note "$CASE/got"
+		ensure_fs
+		fail_case "$label"
+	fi
+	ensure_fs
+}
+
+for fe in "${SLICE_FAULTS[@]}"; do
+	[ "$QUICK" = 1 ] && [[ ${fe%%|*} != eio-slice2 && ${fe%%|*} != short ]] && continue
+	slices_case "$fe"
+	[ "$QUICK" = 1 ] || slices_case "$fe" --no-mmap
 done
 
 # ---------------------------------------------------------------------------
