@@ -210,7 +210,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 	 * runs on every thread, each reading its own slice. */
 	if (fh_family_ops(algo->family)->combine && r->kt_threads > 1 && !r->seq &&
 	    in->regular && !in->is_stdin && in->size >= FH_SLICE_MIN) {
-		const struct fh_slicing how = { !r->no_mmap, r->feed };
+		const struct fh_slicing how = { !r->no_mmap, r->feed, r->meter };
 
 		err = fh_slices_hash(&ctx, in->fd, in->size, r->kt_threads,
 				     &how);

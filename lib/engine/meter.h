@@ -6,7 +6,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-/* Bytes hashed by one thread: written by that thread alone, read by the
+/* Bytes hashed by one thread: added to by that thread and by the helpers
+ * it starts for one input (the slices of a CRC file), read by the
  * caller's; a cache line of its own. */
 struct fh_meter {
 	_Atomic uint64_t bytes;
@@ -16,9 +17,7 @@ struct fh_meter {
 static inline void fh_meter_add(struct fh_meter *m, uint64_t n)
 {
 	if (m)
-		atomic_store_explicit(&m->bytes,
-				      atomic_load_explicit(&m->bytes, memory_order_relaxed) + n,
-				      memory_order_relaxed);
+		atomic_fetch_add_explicit(&m->bytes, n, memory_order_relaxed);
 }
 
 #endif

@@ -45,7 +45,8 @@ static void *hash_slice(void *arg)
 	}
 	if (s->how->map) {
 		const struct fh_mapping m = {
-			.feed = s->how->feed, .buf = buf, .bufsize = PIECE,
+			.meter = s->how->meter, .feed = s->how->feed,
+			.buf = buf, .bufsize = PIECE,
 		};
 		off_t pos = (off_t)off;
 		int err = fh_window_hash(&m, s->fd, &s->ctx, &pos,
@@ -70,6 +71,7 @@ static void *hash_slice(void *arg)
 			s->err = FH_ESHRANK;
 		else {
 			fh_update(&s->ctx, buf, (size_t)got);
+			fh_meter_add(s->how->meter, (uint64_t)got);
 			off += (uint64_t)got;
 			left -= (uint64_t)got;
 		}

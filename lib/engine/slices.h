@@ -9,16 +9,19 @@
 
 #include "engine.h"
 #include "fhsum.h"
+#include "meter.h"
 
 /* Inputs from this size are worth slicing: each thread then has 16 MiB
  * or more. */
 #define FH_SLICE_MIN ((uint64_t)32 << 20)
 
 /* How the slices' bytes are had: through mapped windows (MAP; their
- * feed FEED, as fh_mapping's), else with pread alone (--no-mmap). */
+ * feed FEED, as fh_mapping's), else with pread alone (--no-mmap); and
+ * the meter every slice's thread adds its bytes to (may be NULL). */
 struct fh_slicing {
 	bool map;
 	enum fh_feed feed;
+	struct fh_meter *meter;
 };
 
 /* Hashes the SIZE bytes of the regular file FD (from offset 0) into CTX,

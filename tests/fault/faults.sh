@@ -451,6 +451,34 @@ for fe in "${SLICE_FAULTS[@]}"; do
 	[ "$QUICK" = 1 ] || slices_case "$fe" --no-mmap
 done
 
+# --progress on a terminal (script(1) gives the run one) while slow
+# answers come: every slice's thread counts its bytes, so the line moves
+# before the file ends; it once stood at 0 B to the end.
+slices_progress_case() { # [OPTION]
+	local label="crc -j2 slices${1:+ $1}: --progress moves while the slices are hashed"
+	wanted "$label" || return 0
+	command -v script >/dev/null || { skip_case "$label" "no script(1)"; return 0; }
+	case_start
+	set_control "bigbad slow=10"
+	(cd "$MNT" && timeout -k 2 30 script -qec \
+		"${FHSUM_WRAP[*]} '$FHSUM' --progress -a crc -j2 ${1:-} bigbad" /dev/null) \
+		</dev/null >"$CASE/tty" 2>&1
+	RC=$?
+	tr '\r' '\n' <"$CASE/tty" >"$CASE/lines"
+	if [ $RC = 0 ] && grep -aq "$BIG_CRC bigbad$" "$CASE/lines" &&
+		grep -aEq 'fhsum: 0/1 files, [1-9][0-9.]* [KM]iB/40\.0 MiB' "$CASE/lines"; then
+		pass "$label"
+	else
+		note "status $RC; what the terminal showed:"
+		diag_file tty "$CASE/lines"
+		ensure_fs
+		fail_case "$label"
+	fi
+	ensure_fs
+}
+slices_progress_case
+[ "$QUICK" = 1 ] || slices_progress_case --no-mmap
+
 # ---------------------------------------------------------------------------
 # Signals.  A run that waits on a slow or failing file must end within 2 s
 # of SIGINT (Ctrl-C) or SIGTERM, killed by it.  One that has already ended
