@@ -119,10 +119,10 @@ set_control() { # LINE...
 	mv "$CONTROL.new" "$CONTROL"
 }
 
-# faultfs's counters for bad, as diagnostics.
+# faultfs's counters for bad (or the file named), as diagnostics.
 fs_stats() {
 	local s
-	s=$(timeout 2 grep '^bad ' "$MNT/.faultfs" 2>/dev/null) || return 0
+	s=$(timeout 2 grep "^${1:-bad} " "$MNT/.faultfs" 2>/dev/null) || return 0
 	note "faultfs: $s"
 }
 
@@ -358,35 +358,46 @@ print(hashlib.md5(b"".join(hashlib.md5(x).digest() for x in parts)).hexdigest()
       + "-%d" % len(parts))' "$1" "$2"
 }
 
-parts_case() { # FAULT-ENTRY [OPTION]
-	local fname spec kind msg limit label part=4194304
-	IFS='|' read -r fname spec kind msg limit <<<"$1"
-	label="md5 --part-size=4M${2:+ $2} $fname"
+# file_case LABEL FILE SPEC KIND MSG LIMIT LINE ARG...: fhsum ARG... in
+# the mount with FILE misbehaving as SPEC says; KIND ok wants LINE alone
+# and status 0, any other FILE's error MSG alone and status 1, within
+# LIMIT seconds.
+file_case() {
+	local label=$1 file=$2 spec=$3 kind=$4 msg=$5 limit=$6 line=$7
+	shift 7
 	wanted "$label" || return 0
 	case_start
-	set_control "bad $spec"
+	set_control "$file $spec"
 	: >"$CASE/want.out"
 	: >"$CASE/want.err"
 	if [ "$kind" = ok ]; then
-		printf '%s  bad\n' "$(etag "$BACK/bad" $part)" >"$CASE/want.out"
+		printf '%s\n' "$line" >"$CASE/want.out"
 		echo 0 >"$CASE/want.rc"
 	else
-		printf 'fhsum: bad: %s\n' "$msg" >"$CASE/want.err"
+		printf 'fhsum: %s: %s\n' "$file" "$msg" >"$CASE/want.err"
 		echo 1 >"$CASE/want.rc"
 	fi
-	run_fh "$CASE/got" $((limit + 2)) "$MNT" /dev/null -a md5 --part-size=$part ${2:+"$2"} bad
-	note "fhsum -a md5 --part-size=$part${2:+ $2} bad (in the mount; bad: $spec)"
+	run_fh "$CASE/got" $((limit + 2)) "$MNT" /dev/null "$@"
+	note "fhsum $* (in the mount; $file: $spec)"
 	label="$label ($(ms_text "$MS"))"
 	if expect_run "$CASE/want" "$CASE/got" && [ $RC != 124 ] &&
 		[ "$MS" -le $((limit * 1000)) ]; then
 		pass "$label"
 	else
 		timed_out_note "$CASE/got"
-		fs_stats
+		fs_stats "$file"
 		ensure_fs
 		fail_case "$label"
 	fi
 	ensure_fs
+}
+
+parts_case() { # FAULT-ENTRY [OPTION]
+	local fname spec kind msg limit part=4194304 line=
+	IFS='|' read -r fname spec kind msg limit <<<"$1"
+	[ "$kind" = ok ] && line="$(etag "$BACK/bad" $part)  bad"
+	file_case "md5 --part-size=4M${2:+ $2} $fname" bad "$spec" "$kind" \
+		"$msg" "$limit" "$line" -a md5 --part-size=$part ${2:+"$2"} bad
 }
 
 for fe in "${FAULTS[@]}"; do
@@ -416,33 +427,10 @@ SLICE_FAULTS=(
 )
 
 slices_case() { # FAULT-ENTRY [OPTION]
-	local fname spec kind msg limit label
+	local fname spec kind msg limit
 	IFS='|' read -r fname spec kind msg limit <<<"$1"
-	label="crc -j2 slices${2:+ $2} $fname"
-	wanted "$label" || return 0
-	case_start
-	set_control "bigbad $spec"
-	: >"$CASE/want.out"
-	: >"$CASE/want.err"
-	if [ "$kind" = ok ]; then
-		printf '%s bigbad\n' "$BIG_CRC" >"$CASE/want.out"
-		echo 0 >"$CASE/want.rc"
-	else
-		printf 'fhsum: bigbad: %s\n' "$msg" >"$CASE/want.err"
-		echo 1 >"$CASE/want.rc"
-	fi
-	run_fh "$CASE/got" $((limit + 2)) "$MNT" /dev/null -a crc -j2 ${2:+"$2"} bigbad
-	note "fhsum -a crc -j2${2:+ $2} bigbad (in the mount; bigbad: $spec)"
-	label="$label ($(ms_text "$MS"))"
-	if expect_run "$CASE/want" "$CASE/got" && [ $RC != 124 ] &&
-		[ "$MS" -le $((limit * 1000)) ]; then
-		pass "$label"
-	else
-		timed_out_note "$CASE/got"
-		ensure_fs
-		fail_case "$label"
-	fi
-	ensure_fs
+	file_case "crc -j2 slices${2:+ $2} $fname" bigbad "$spec" "$kind" \
+		"$msg" "$limit" "$BIG_CRC bigbad" -a crc -j2 ${2:+"$2"} bigbad
 }
 
 for fe in "${SLICE_FAULTS[@]}"; do
