@@ -22,9 +22,10 @@ typedef void fh_lane_done_fn(void *arg, void *tag);
 
 /* New lanes calling DONE(ARG, tag) for each finished job; METER counts the
  * bytes they hash and FDS the descriptors they hold (either may be NULL).
- * Once STOP (NULL: never) turns true, an input taken and not yet read
- * from is not read: its job ends with err ECANCELED (fh_engine_opts.stop),
- * and those being read are finished.  NULL when out of memory. */
+ * Once STOP (NULL: never) turns true, the lanes finish the inputs read to
+ * their end and, of the others begun, the one with the fewest bytes left;
+ * the rest end with err ECANCELED (fh_engine_opts.stop), those not yet
+ * read from unread.  NULL when out of memory. */
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
 			      struct fh_meter *meter, struct fh_fds *fds,
 			      const _Atomic bool *stop);

@@ -7,7 +7,8 @@
  * the page cache (lanes waiting for the disk).  Then the lanes alone:
  * an input that shares them with another until that one ends, at every
  * block, and goes on alone on the single-stream kernel, for every
- * algorithm family and several rates.  Every digest is compared with a
+ * algorithm family and several rates; and a stop that leaves the lanes
+ * one begun input to finish.  Every digest is compared with a
  * one-shot hash of the file's bytes.
  *
  * With a kernel's name (test_lanes sha256-avx2x8), the same for one of the
@@ -315,6 +316,78 @@ static size_t every_lane_busy(const char *dir, const struct fh_algo *a,
 	return failed;
 }
 
+/* The run stops while the lanes hold begun inputs of 200, 150, 300 and
+ * 250 KiB: they go on for the one with the fewest bytes left (150 KiB)
+ * and a fifth, taken after the stop, is never read; the others end with
+ * ECANCELED.  The one finished must have its one-shot digest.  Returns
+ * the failures. */
+static size_t stop_keeps_one(const char *dir)
+{
+	static const size_t kib[] = { 200, 150, 300, 250, 100 };
+	enum { N = sizeof kib / sizeof kib[0], KEEP = 1 };
+	const struct fh_algo *a = fh_algo_get(FH_MD5);
+	_Atomic bool stop = false;
+	struct migration m = { .finished = 0 };
+	struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, &stop);
+	struct fh_job job[N];
+	uint8_t digest[N][64], want[64];
+	char path[N][128];
+	size_t failed = 0, len = kib[KEEP] << 10;
+	/* Input I is the bytes from I on. */
+	uint8_t *data = malloc((300u << 10) + N);
+
+	for (size_t j = 0; j < (300u << 10) + N; j++)
+		data[j] = (uint8_t)(j * 29 + (j >> 11));
+	for (unsigned i = 0; i < N; i++) {
+		struct fh_input in;
+
+		snprintf(path[i], sizeof path[i], "%s/stop%u", dir, i);
+		write_file(path[i], data + i, kib[i] << 10);
+		job[i] = (struct fh_job){
+			.path = path[i], .algo = a, .kernel = fh_kernel_best(a->family),
+			.multi = &md5_lanes, .outlen = a->digest_bytes,
+			.digest = digest[i], .err = -1,
+		};
+		if (i == N - 1) {
+			/* Every lane has read its first chunk: then the stop. */
+			fh_lanes_step(l, true);
+			atomic_store(&stop, true);
+			if (!fh_lanes_room(l, &job[i]))
+				while (fh_lanes_busy(l) && !fh_lanes_room(l, &job[i]))
+					fh_lanes_step(l, true);
+		}
+		if (!l || fh_input_open(path[i], &in, NULL) != 0 ||
+		    !fh_lanes_take(l, &job[i], NULL, &in, false)) {
+			fprintf(stderr, "FAIL stop setup, input %u\n", i);
+			exit(1);
+		}
+	}
+	while (fh_lanes_busy(l))
+		fh_lanes_step(l, false);
+	portable_hash(a, data + KEEP, len, want, a->digest_bytes);
+	for (unsigned i = 0; i < N; i++) {
+		int wanted = i == KEEP ? 0 : ECANCELED;
+
+		if (job[i].err != wanted ||
+		    (i == KEEP && (job[i].size != len ||
+				   memcmp(digest[i], want, a->digest_bytes) != 0)) ||
+		    (i == N - 1 && job[i].size != 0)) {
+			fprintf(stderr, "FAIL stop: input %u of %zu KiB: err %d (want %d), "
+				"%llu bytes read\n", i, kib[i], job[i].err, wanted,
+				(unsigned long long)job[i].size);
+			failed++;
+		}
+		unlink(path[i]);
+	}
+	if (m.finished != N) {
+		fprintf(stderr, "FAIL stop: %d of %d jobs handed back\n", m.finished, N);
+		failed++;
+	}
+	fh_lanes_free(l);
+	free(data);
+	return failed;
+}
+
 enum { SHA_SHORT = 300, SHA_FILES = SHA_SHORT + 3 };
 
 struct sha_run {
@@ -568,6 +641,7 @@ int main(int argc, char **argv)
 	}
 	free(mdata);
 	printf("lanes: %zu migrations checked\n", checks);
+	failed += stop_keeps_one(dir);
 	for (size_t i = 0; i < NFILES + 2; i++)
 		if (i < NFILES)
 			unlink(r.paths[i]);
