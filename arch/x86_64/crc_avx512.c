@@ -64,7 +64,7 @@ static uint64_t crc_avx512(const struct fh_crc_model *m, uint64_t reg,
 		k = consts4(&c->d[16]);
 		for (p += 256, n -= 256; n >= 256; p += 256, n -= 256) {
 			for (int q = 0; q < 256; q += 64)
-				fh_prefetch_ahead(p + q);
+				fh_prefetch_far(p + q);
 			a0 = fold_add(a0, k, LOAD(p));
 			a1 = fold_add(a1, k, LOAD(p + 64));
 			a2 = fold_add(a2, k, LOAD(p + 128));

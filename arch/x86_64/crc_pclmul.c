@@ -59,7 +59,7 @@ static uint64_t crc_pclmul(const struct fh_crc_model *m, uint64_t reg,
 	p += 64;
 	n -= 64;
 	for (; n >= 64; p += 64, n -= 64) {
-		fh_prefetch_ahead(p);
+		fh_prefetch_far(p);
 		a0 = _mm_xor_si128(fold(a0, c->d[4]), LOAD(p));
 		a1 = _mm_xor_si128(fold(a1, c->d[4]), LOAD(p + 16));
 		a2 = _mm_xor_si128(fold(a2, c->d[4]), LOAD(p + 32));

@@ -88,9 +88,9 @@ static inline uint32_t three(uint32_t a, const uint8_t *p, size_t part, int s)
 
 	for (size_t i = 0; i < part; i += 8) {
 		if (!(i & 63)) {
-			fh_prefetch_ahead(p + i);
-			fh_prefetch_ahead(p + part + i);
-			fh_prefetch_ahead(p + 2 * part + i);
+			fh_prefetch_far(p + i);
+			fh_prefetch_far(p + part + i);
+			fh_prefetch_far(p + 2 * part + i);
 		}
 		x = _mm_crc32_u64(x, load64(p + i));
 		y = _mm_crc32_u64(y, load64(p + part + i));

@@ -59,8 +59,8 @@ static uint64_t crc_vpclmul(const struct fh_crc_model *m, uint64_t reg,
 	p += 128;
 	n -= 128;
 	for (; n >= 128; p += 128, n -= 128) {
-		fh_prefetch_ahead(p);
-		fh_prefetch_ahead(p + 64);
+		fh_prefetch_far(p);
+		fh_prefetch_far(p + 64);
 		for (int i = 0; i < 4; i++)
 			a[i] = _mm256_xor_si256(fold2(a[i], c->d[8]), LOAD2(p + 32 * i));
 	}

@@ -26,7 +26,7 @@ static void xxh3_blocks_avx2(uint64_t acc[8], const uint8_t *p, size_t nblocks)
 		for (int n = 0; n < 16; n++) {
 			const uint8_t *d = p + 64 * n, *k = s + 8 * n;
 
-			fh_prefetch_ahead(d);
+			fh_prefetch_far(d);
 			__m256i d0 = _mm256_loadu_si256((const __m256i *)d);
 			__m256i d1 = _mm256_loadu_si256((const __m256i *)(d + 32));
 			__m256i x0 = _mm256_xor_si256(d0, _mm256_loadu_si256((const __m256i *)k));

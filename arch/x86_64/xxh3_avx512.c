@@ -30,7 +30,7 @@ static void xxh3_blocks_avx512(uint64_t acc[8], const uint8_t *p, size_t nblocks
 
 	for (; nblocks; nblocks--, p += 1024) {
 		for (int n = 0; n < 16; n++) {
-			fh_prefetch_ahead(p + 64 * n);
+			fh_prefetch_far(p + 64 * n);
 			fh_zmm d = FH_Z_LOADU(p + 64 * n);
 			fh_zmm x = FH_Z_XOR(d, FH_Z_LOADU(s + 8 * n));
 
