@@ -189,6 +189,19 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
 	}
 }
 
+/* JOB's file into lanes L: WHAT and I name it in a failure. */
+static void take(struct fh_lanes *l, struct fh_job *job, const char *what,
+		 unsigned i)
+{
+	struct fh_input in;
+
+	if (!l || fh_input_open(job->path, &in, NULL) != 0 ||
+	    !fh_lanes_take(l, job, NULL, &in, false)) {
+		fprintf(stderr, "FAIL %s setup, input %u\n", what, i);
+		exit(1);
+	}
+}
+
 /* Input A (LEN bytes of DATA) shares the lanes with input B of K whole
  * blocks and a few bytes; once B ends nothing waits, so A moves to the
  * single-stream kernel after exactly K blocks in the lanes.  For every K
@@ -210,7 +223,6 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 	for (size_t k = 0; k <= len / block; k++) {
 		struct migration m = { .finished = 0 };
 		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, NULL);
-		struct fh_input in[2];
 
 		write_file(pb, data + 3, k * block + 5);
 		for (int i = 0; i < 2; i++) {
@@ -220,11 +232,7 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 				.multi_only = fixed, .outlen = outlen,
 				.digest = m.digest[i],
 			};
-			if (!l || fh_input_open(m.job[i].path, &in[i], NULL) != 0 ||
-			    !fh_lanes_take(l, &m.job[i], NULL, &in[i], false)) {
-				fprintf(stderr, "FAIL migration setup\n");
-				exit(1);
-			}
+			take(l, &m.job[i], "migration", (unsigned)i);
 		}
 		while (fh_lanes_busy(l))
 			fh_lanes_step(l, false);
@@ -274,7 +282,6 @@ static size_t every_lane_busy(const char *dir, const struct fh_algo *a,
 			 * every family) and block - 1 bytes, in turn. */
 			static const int tails[] = { 0, 5, -9, -1 };
 			int t = tails[(i + r) % 4];
-			struct fh_input in;
 
 			len[i] = (i + r) % (n + 2) * 3 * block + (size_t)(t < 0 ? (int)block + t : t);
 			snprintf(path[i], sizeof path[i], "%s/lane%02u", dir, i);
@@ -285,11 +292,7 @@ static size_t every_lane_busy(const char *dir, const struct fh_algo *a,
 				.multi_only = true, .outlen = a->digest_bytes,
 				.digest = digest[i],
 			};
-			if (!l || fh_input_open(path[i], &in, NULL) != 0 ||
-			    !fh_lanes_take(l, &job[i], NULL, &in, false)) {
-				fprintf(stderr, "FAIL lanes setup, lane %u\n", i);
-				exit(1);
-			}
+			take(l, &job[i], "lanes", i);
 		}
 		while (fh_lanes_busy(l))
 			fh_lanes_step(l, false);
@@ -339,8 +342,6 @@ static size_t stop_keeps_one(const char *dir)
 	for (size_t j = 0; j < (300u << 10) + N; j++)
 		data[j] = (uint8_t)(j * 29 + (j >> 11));
 	for (unsigned i = 0; i < N; i++) {
-		struct fh_input in;
-
 		snprintf(path[i], sizeof path[i], "%s/stop%u", dir, i);
 		write_file(path[i], data + i, kib[i] << 10);
 		job[i] = (struct fh_job){
@@ -352,15 +353,10 @@ static size_t stop_keeps_one(const char *dir)
 			/* Every lane has read its first chunk: then the stop. */
 			fh_lanes_step(l, true);
 			atomic_store(&stop, true);
-			if (!fh_lanes_room(l, &job[i]))
-				while (fh_lanes_busy(l) && !fh_lanes_room(l, &job[i]))
-					fh_lanes_step(l, true);
+			while (fh_lanes_busy(l) && !fh_lanes_room(l, &job[i]))
+				fh_lanes_step(l, true);
 		}
-		if (!l || fh_input_open(path[i], &in, NULL) != 0 ||
-		    !fh_lanes_take(l, &job[i], NULL, &in, false)) {
-			fprintf(stderr, "FAIL stop setup, input %u\n", i);
-			exit(1);
-		}
+		take(l, &job[i], "stop", i);
 	}
 	while (fh_lanes_busy(l))
 		fh_lanes_step(l, false);
