@@ -100,9 +100,9 @@ static inline void fh_prefetch_ahead(const uint8_t *p)
  * kernels need more lines in flight than those give.  From a cached
  * file in 4 KiB folios read in a shuffled order, mapped whole, Intel
  * family 6 model 207: XXH3 9.0-9.2 -> 10.9-12.2 GB/s, CRC-32C 11.2-11.9
- * -> 13.8-14.4; the same in 2 MiB folios.  XXH64 and the System V sum,
- * no faster than memory, lost 3% to it in 2 MiB folios and keep the
- * prefetch above. */
+ * -> 13.8-14.4; in 2 MiB folios both ran as before.  XXH64 and the
+ * System V sum, no faster than memory, lost 3% to it in 2 MiB folios and
+ * keep the prefetch above. */
 #define FH_PREFETCH_FAR 8192u
 
 static inline void fh_prefetch_far(const uint8_t *p)

@@ -71,12 +71,12 @@ struct fh_engine_opts {
 	void (*note)(void *ctx, const char *line);
 	/* NULL, or a flag that may turn true at any time, from any thread
 	 * or a signal handler: the run then ends early.  NEXT is not called
-	 * again, each worker finishes the input it reads, and the others are
-	 * handed back with err ECANCELED: those the I/O stage has opened,
-	 * those the SIMD lanes have taken and not yet read from, so that no
-	 * input's first byte is read once the flag is up, and of those the
-	 * lanes have begun all but the one nearest its end (and those read
-	 * to their end already). */
+	 * again, and each worker finishes the input it reads.  The others
+	 * are handed back with err ECANCELED: those the I/O stage has
+	 * opened and those the SIMD lanes have taken and not yet read from,
+	 * so that no input's first byte is read once the flag is up; and of
+	 * those the lanes have begun, all but the one nearest its end and
+	 * those already read to their end, which are finished. */
 	const _Atomic bool *stop;
 };
 
