@@ -68,7 +68,7 @@ int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds)
 	/* O_NONBLOCK: a FIFO's open would wait for a writer, and the I/O
 	 * stage must never wait on one; reads wait instead (fh_input_read).
 	 * It changes nothing for regular files. */
-	in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	in->fd = fh_os_open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (in->fd < 0)
 		return errno;
 	if (fds)
@@ -96,7 +96,7 @@ void fh_input_close(struct fh_input *in, struct fh_fds *fds)
 {
 	if (in->fd < 0 || in->is_stdin)
 		return;
-	close(in->fd);
+	fh_os_close(in->fd);
 	in->fd = -1;
 	if (fds)
 		atomic_fetch_sub_explicit(&fds->held, 1, memory_order_relaxed);

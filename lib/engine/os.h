@@ -19,6 +19,12 @@
 /* The layer's name, for --debug ("linux", "posix (macOS)"...). */
 const char *fh_os_layer(void);
 
+/* open(PATH, FLAGS) and close(FD), as the engine opens every input: -1
+ * and errno as open(2) and close(2) give them.  Neither is a point where
+ * a thread can be cancelled (the engine cancels none). */
+int fh_os_open(const char *path, int flags);
+int fh_os_close(int fd);
+
 /* Whether the byte at OFF of the regular file FD is in the page cache:
  * 1 yes, 0 no, -1 when this system (or file system) cannot tell.  Never
  * waits for the disk and leaves the file's offset alone. */

@@ -29,6 +29,16 @@ const char *fh_os_layer(void)
 #endif
 }
 
+int fh_os_open(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+int fh_os_close(int fd)
+{
+	return close(fd);
+}
+
 static uintptr_t page_size(void)
 {
 	return (uintptr_t)sysconf(_SC_PAGESIZE);
