@@ -217,7 +217,7 @@ static void hash_here(struct fh_engine *e, struct fh_reader *r,
 	if (fh_slot_state(s) == FH_SLOT_STDIN) {
 		fh_input_stdin(&in);
 		atomic_store(&s->state, FH_SLOT_BUSY);
-		s->job.err = fh_input_hash_job(r, &in, NULL, &s->job);
+		s->job.err = fh_input_hash_job(r, &in, &s->job);
 		atomic_fetch_add(&e->files_done, 1);
 		atomic_store_explicit(&s->state, FH_SLOT_DONE,
 				      memory_order_release);
@@ -228,7 +228,7 @@ static void hash_here(struct fh_engine *e, struct fh_reader *r,
 	if (atomic_load(&e->claim) <= e->head)
 		atomic_store(&e->claim, e->head + 1);
 	fh_iostage_claimed(&e->io, e->head + 1);
-	err = fh_slot_take(e, s, e->head, &in, false);
+	err = fh_slot_take(e, s, e->head, &in, r->meter, false);
 	if (err == FH_SLOT_NOT_NOW)
 		return;
 	if (err) {
@@ -364,6 +364,9 @@ static int run_open(struct run *run, const struct fh_engine_opts *opts)
 	run->r.meter = &e->meters[0];
 	run->r.pop = e->pop = fh_populater_new();
 	e->fds.limit = fd_limit();
+	e->fds.meters = e->meters;
+	e->fds.nmeters = workers + 1;
+	e->fds.share = e->fds.limit / (2 * (int)(workers + 1));
 	e->seq = run->depth == 1;
 	fh_iostage_init(&e->io, &io_ops, e, &e->fds, &e->tail, &e->claim);
 	fh_guard_init();

@@ -60,7 +60,7 @@ int fh_input_unchanged(struct fh_input *in, const uint8_t *digest)
 	return moved ? FH_ECHANGED : 0;
 }
 
-int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds)
+int fh_input_open(const char *path, struct fh_input *in, _Atomic int *count)
 {
 	struct stat st;
 
@@ -71,12 +71,12 @@ int fh_input_open(const char *path, struct fh_input *in, struct fh_fds *fds)
 	in->fd = fh_os_open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (in->fd < 0)
 		return errno;
-	if (fds)
-		atomic_fetch_add_explicit(&fds->held, 1, memory_order_relaxed);
+	if ((in->counted = count))
+		atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
 	if (fstat(in->fd, &st) != 0) {
 		int err = errno;
 
-		fh_input_close(in, fds);
+		fh_input_close(in);
 		return err;
 	}
 	describe(in, &st);
@@ -92,14 +92,31 @@ void fh_input_stdin(struct fh_input *in)
 		describe(in, &st);
 }
 
-void fh_input_close(struct fh_input *in, struct fh_fds *fds)
+void fh_input_close(struct fh_input *in)
 {
 	if (in->fd < 0 || in->is_stdin)
 		return;
 	fh_os_close(in->fd);
 	in->fd = -1;
-	if (fds)
-		atomic_fetch_sub_explicit(&fds->held, 1, memory_order_relaxed);
+	if (in->counted)
+		atomic_fetch_sub_explicit(in->counted, 1, memory_order_relaxed);
+}
+
+int fh_fds_held(const struct fh_fds *fds)
+{
+	int n = atomic_load_explicit(&fds->held, memory_order_relaxed);
+
+	for (unsigned i = 0; i < fds->nmeters; i++)
+		n += atomic_load_explicit(&fds->meters[i].fds,
+					  memory_order_relaxed);
+	return n;
+}
+
+bool fh_fds_full(const struct fh_fds *fds, const struct fh_meter *mine)
+{
+	return (!mine || atomic_load_explicit(&mine->fds, memory_order_relaxed) >=
+			 fds->share) &&
+	       fh_fds_held(fds) >= fds->limit;
 }
 
 /* Waits until FD can be read or its writers are gone.  A FIFO opened
@@ -189,7 +206,7 @@ static int hash_read(struct fh_reader *r, struct fh_input *in, fh_ctx *ctx,
 	}
 }
 
-int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
+int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 		  const struct fh_algo *algo, const struct fh_kernel *kernel,
 		  const struct fh_kernel *multi, const struct fh_hash_params *key,
 		  uint8_t *out, size_t outlen, uint64_t *size)
@@ -201,7 +218,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 	*size = 0;
 	p.outlen = outlen;
 	if (!fh_init_params(&ctx, algo, kernel, &p)) {
-		fh_input_close(in, fds);
+		fh_input_close(in);
 		return EINVAL;
 	}
 	if (algo->cv_bytes)
@@ -219,7 +236,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 			fh_final(&ctx, out, outlen);
 			err = fh_input_unchanged(in, out);
 		}
-		fh_input_close(in, fds);
+		fh_input_close(in);
 		return err;
 	}
 	if (in->regular && in->size >= FH_MAP_MIN) {
@@ -274,7 +291,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in, struct fh_fds *fds,
 		fh_final(&ctx, out, outlen);
 		err = fh_input_unchanged(in, out);
 	}
-	fh_input_close(in, fds);
+	fh_input_close(in);
 	return err;
 }
 
@@ -342,7 +359,7 @@ static int cand_index(const struct fh_candidates *c, const struct fh_algo *algo)
 }
 
 int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
-		      struct fh_fds *fds, struct fh_job *j)
+		      struct fh_job *j)
 {
 	struct fh_candidates *c = j->cand;
 	const struct fh_algo *v;
@@ -352,14 +369,14 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 
 	j->chosen = -1;
 	if (!c)
-		return fh_input_hash(r, in, fds, j->algo, j->kernel, j->multi,
+		return fh_input_hash(r, in, j->algo, j->kernel, j->multi,
 				     j->key, j->digest, j->outlen, &j->size);
 	v = atomic_load_explicit(&c->verdict, memory_order_acquire);
 	if (v) {
 		/* Settled already: the one algorithm, by the usual path. */
 		j->chosen = cand_index(c, v);
 		j->algo = v;
-		return fh_input_hash(r, in, fds, v, c->kernel[j->chosen], NULL,
+		return fh_input_hash(r, in, v, c->kernel[j->chosen], NULL,
 				     NULL, j->digest, j->outlen, &j->size);
 	}
 	size_t alive;
@@ -388,6 +405,6 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 	}
 	if (!err)
 		err = fh_input_unchanged(in, j->digest);
-	fh_input_close(in, fds);
+	fh_input_close(in);
 	return err;
 }

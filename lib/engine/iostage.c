@@ -87,7 +87,7 @@ static void open_one(struct fh_iostage *io, uint64_t index, const char *path)
 {
 	struct fh_input in;
 	uint64_t ahead = 0;
-	int err = fh_input_open(path, &in, io->fds);
+	int err = fh_input_open(path, &in, &io->fds->held);
 
 	/* An open can wait long for cold metadata: the run may have stopped
 	 * since the slot was claimed, and then its input is not read. */
@@ -167,7 +167,7 @@ static void *io_main(void *arg)
 			if (old > i)
 				continue;
 		} else if (i >= t || i >= c + io->depth ||
-			   atomic_load_explicit(&io->fds->held, memory_order_relaxed) >= fd_room ||
+			   fh_fds_held(io->fds) >= fd_room ||
 			   atomic_load(&io->ahead) >= FH_AHEAD_BYTES) {
 			rest(io, 50);
 			continue;

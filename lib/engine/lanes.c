@@ -45,7 +45,6 @@ struct fh_lanes {
 	fh_lane_done_fn *done;
 	void *arg;
 	struct fh_meter *meter;
-	struct fh_fds *fds;
 	const _Atomic bool *stop;
 	uint32_t cpu;
 	/* The busy lanes' widest kernel, algorithm and whether the kernel
@@ -71,8 +70,7 @@ static void *lane_state(struct fh_lanes *l, unsigned i)
 }
 
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
-			      struct fh_meter *meter, struct fh_fds *fds,
-			      const _Atomic bool *stop)
+			      struct fh_meter *meter, const _Atomic bool *stop)
 {
 	struct fh_lanes *l = calloc(1, sizeof *l);
 
@@ -80,7 +78,6 @@ struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
 		l->done = done;
 		l->arg = arg;
 		l->meter = meter;
-		l->fds = fds;
 		l->stop = stop;
 		l->cpu = fh_cpu_features();
 	}
@@ -149,7 +146,7 @@ static void release(struct fh_lanes *l, unsigned i, int err)
 	if (!err)
 		err = fh_input_unchanged(&ln->in, job->digest);
 	job->torn = ln->in.torn;
-	fh_input_close(&ln->in, l->fds);
+	fh_input_close(&ln->in);
 	job->err = err;
 	job->size = ln->got;
 	ln->job = NULL;

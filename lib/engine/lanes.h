@@ -21,14 +21,14 @@ struct fh_lanes;
 typedef void fh_lane_done_fn(void *arg, void *tag);
 
 /* New lanes calling DONE(ARG, tag) for each finished job; METER counts the
- * bytes they hash and FDS the descriptors they hold (either may be NULL).
+ * bytes they hash (may be NULL).  The inputs they close are uncounted
+ * where they were counted (fh_input_open).
  * Once STOP (NULL: never) turns true, the lanes finish the inputs read to
  * their end and, of the others begun, the one with the fewest bytes left;
  * the rest end with err ECANCELED (fh_engine_opts.stop), those not yet
  * read from unread.  NULL when out of memory. */
 struct fh_lanes *fh_lanes_new(fh_lane_done_fn *done, void *arg,
-			      struct fh_meter *meter, struct fh_fds *fds,
-			      const _Atomic bool *stop);
+			      struct fh_meter *meter, const _Atomic bool *stop);
 void fh_lanes_free(struct fh_lanes *l);
 
 /* Whether JOB may be started now: it has a multi-buffer kernel and a lane

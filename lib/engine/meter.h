@@ -1,5 +1,6 @@
-/* meter.h: bytes hashed, counted by each thread for the progress line.
- * Internal to the engine. */
+/* meter.h: what each thread counts for the others to read: the bytes it
+ * hashed (the progress line) and the descriptors it holds open (the
+ * engine's limit, input.h).  Internal to the engine. */
 #ifndef FH_METER_H
 #define FH_METER_H
 
@@ -8,10 +9,13 @@
 
 /* Bytes hashed by one thread: added to by that thread and by the helpers
  * it starts for one input (the slices of a CRC file), read by the
- * caller's; a cache line of its own. */
+ * caller's.  FDS: the descriptors of the inputs that thread opened and
+ * has not closed.  A cache line of its own, which no other thread writes
+ * as often as every input. */
 struct fh_meter {
 	_Atomic uint64_t bytes;
-	char pad[64 - sizeof(uint64_t)];
+	_Atomic int fds;
+	char pad[64 - sizeof(uint64_t) - sizeof(int)];
 };
 
 static inline void fh_meter_add(struct fh_meter *m, uint64_t n)

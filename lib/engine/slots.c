@@ -94,7 +94,7 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s)
 
 /* For a watched job: its input's mtime at open, and a refusal of what is
  * not a regular file (a FIFO would wait for a writer). */
-static int watch(struct fh_slot *s, struct fh_input *in, struct fh_fds *fds)
+static int watch(struct fh_slot *s, struct fh_input *in)
 {
 	s->job.tracked = s->job.torn = false;
 	if (s->job.track && !s->job.watch && in->regular) {
@@ -110,7 +110,7 @@ static int watch(struct fh_slot *s, struct fh_input *in, struct fh_fds *fds)
 	if (!in->regular) {
 		int err = in->dir ? EISDIR : FH_ENOTREG;
 
-		fh_input_close(in, fds);
+		fh_input_close(in);
 		return err;
 	}
 	in->watch = true;
@@ -132,7 +132,7 @@ static int cancel(struct fh_engine *e, struct fh_slot *s)
 				      memory_order_relaxed);
 		fh_iostage_taken(&e->io, s->ahead);
 		if (!s->in_err)
-			fh_input_close(&s->in, &e->fds);
+			fh_input_close(&s->in);
 		return ECANCELED;
 	}
 	if (st != FH_SLOT_READY ||
@@ -146,7 +146,7 @@ static int cancel(struct fh_engine *e, struct fh_slot *s)
  * or -1 when the slot is not to be hashed now (someone else has it, or
  * descriptors run short and LANES_BUSY). */
 int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
-		 struct fh_input *in, bool lanes_busy)
+		 struct fh_input *in, struct fh_meter *me, bool lanes_busy)
 {
 	int st = fh_slot_state(s), err;
 
@@ -157,24 +157,23 @@ int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 				      memory_order_relaxed);
 		fh_iostage_taken(&e->io, s->ahead);
 		*in = s->in;
-		return s->in_err ? s->in_err : watch(s, in, &e->fds);
+		return s->in_err ? s->in_err : watch(s, in);
 	}
 	if (st != FH_SLOT_READY)
 		return FH_SLOT_NOT_NOW;
-	if (lanes_busy &&
-	    atomic_load_explicit(&e->fds.held, memory_order_relaxed) >= e->fds.limit)
+	if (lanes_busy && fh_fds_full(&e->fds, me))
 		return FH_SLOT_NOT_NOW;
 	if (!atomic_compare_exchange_strong(&s->state, &st, FH_SLOT_BUSY))
 		return FH_SLOT_NOT_NOW;
 	if (e->seq)
 		turn_wait(e, index);
-	err = fh_input_open(s->job.path, in, &e->fds);
+	err = fh_input_open(s->job.path, in, me ? &me->fds : NULL);
 	if ((err == EMFILE || err == ENFILE) && lanes_busy) {
 		/* Let the lanes close some first; the slot stays ours. */
 		atomic_store(&s->state, FH_SLOT_READY);
 		return FH_SLOT_NOT_NOW;
 	}
-	return err ? err : watch(s, in, &e->fds);
+	return err ? err : watch(s, in);
 }
 
 /* Hashes slot S (INDEX), whose input IN is open, on the single-stream
@@ -199,7 +198,7 @@ void fh_slot_hash(struct fh_engine *e, struct fh_reader *r,
 			fh_turn_pass(e, index);
 		return;
 	}
-	j->err = fh_input_hash_job(r, in, &e->fds, j);
+	j->err = fh_input_hash_job(r, in, j);
 	j->torn = in->torn;
 	if (e->seq)
 		fh_turn_pass(e, index);

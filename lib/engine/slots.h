@@ -83,9 +83,10 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s);
  * opened here.  Returns 0 with *IN open, an errno value or FH_E* code for
  * a failed open, ECANCELED for a slot left unread as the run stops early,
  * or FH_SLOT_NOT_NOW when the slot is not to be hashed now
- * (someone else has it, or descriptors run short and LANES_BUSY). */
+ * (someone else has it, or descriptors run short and LANES_BUSY).  ME:
+ * the calling thread's meter, which counts the descriptor it opens. */
 int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
-		 struct fh_input *in, bool lanes_busy);
+		 struct fh_input *in, struct fh_meter *me, bool lanes_busy);
 
 /* Hashes slot S (INDEX), whose input IN is open, on the single-stream
  * kernel, or starts it in the lanes: when other inputs WAIT to share

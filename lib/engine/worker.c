@@ -63,7 +63,7 @@ void *fh_worker_main(void *arg)
 		.meter = w->meter,
 		.pop = e->pop,
 	};
-	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, &e->fds, e->stop);
+	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, e->stop);
 	uint64_t next = 0, end = 0;
 
 	r.buf = fh_buf_alloc(r.bufsize);
@@ -102,7 +102,7 @@ void *fh_worker_main(void *arg)
 			continue;
 		}
 		struct fh_input in;
-		int err = fh_slot_take(e, s, next, &in, busy);
+		int err = fh_slot_take(e, s, next, &in, w->meter, busy);
 
 		if (err == FH_SLOT_NOT_NOW) {
 			if (busy)

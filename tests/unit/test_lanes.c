@@ -7,8 +7,8 @@
  * the page cache (lanes waiting for the disk).  Then the lanes alone:
  * an input that shares them with another until that one ends, at every
  * block, and goes on alone on the single-stream kernel, for every
- * algorithm family and several rates; and a stop that leaves the lanes
- * one begun input to finish.  Every digest is compared with a
+ * algorithm family and several rates; a stop that leaves the lanes
+ * one begun input to finish; and the count of descriptors held.  Every digest is compared with a
  * one-shot hash of the file's bytes.
  *
  * With a kernel's name (test_lanes sha256-avx2x8), the same for one of the
@@ -222,7 +222,7 @@ static size_t migrate_at_every_block(const char *dir, const struct fh_algo *a,
 	write_file(pa, data, len);
 	for (size_t k = 0; k <= len / block; k++) {
 		struct migration m = { .finished = 0 };
-		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, NULL);
+		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL);
 
 		write_file(pb, data + 3, k * block + 5);
 		for (int i = 0; i < 2; i++) {
@@ -271,7 +271,7 @@ static size_t every_lane_busy(const char *dir, const struct fh_algo *a,
 		data[j] = (uint8_t)(j * 13 + (j >> 7));
 	for (unsigned r = 0; r < rounds; r++) {
 		struct migration m = { .finished = 0 };
-		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, NULL);
+		struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL);
 		struct fh_job job[FH_MAX_LANES];
 		uint8_t digest[FH_MAX_LANES][64], want[64];
 		size_t len[FH_MAX_LANES];
@@ -331,7 +331,7 @@ static size_t stop_keeps_one(const char *dir)
 	const struct fh_algo *a = fh_algo_get(FH_MD5);
 	_Atomic bool stop = false;
 	struct migration m = { .finished = 0 };
-	struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, NULL, &stop);
+	struct fh_lanes *l = fh_lanes_new(migration_done, &m, NULL, &stop);
 	struct fh_job job[N];
 	uint8_t digest[N][64], want[64];
 	char path[N][128];
@@ -535,6 +535,57 @@ static int sha_lanes(const char *name)
 	return failed ? 1 : 0;
 }
 
+/* Descriptors are counted where they were opened and uncounted there at
+ * close, whoever closes them; a thread under its share of the limit opens
+ * without asking the others' counts, and one at its share stops only
+ * when all together hold the limit.  Returns the failures. */
+static size_t descriptors_counted(const char *dir)
+{
+	struct fh_meter m[3] = { 0 };
+	struct fh_fds fds = { .limit = 8, .share = 2, .meters = m, .nmeters = 3 };
+	struct fh_input a, b;
+	char path[64];
+	size_t failed = 0;
+
+	snprintf(path, sizeof path, "%s/counted", dir);
+	write_file(path, (const uint8_t *)"x", 1);
+	if (fh_input_open(path, &a, &fds.held) != 0 ||
+	    fh_input_open(path, &b, &m[1].fds) != 0)
+		return 1;
+	if (atomic_load(&fds.held) != 1 || atomic_load(&m[1].fds) != 1 ||
+	    fh_fds_held(&fds) != 2) {
+		fprintf(stderr, "FAIL descriptors: %d and %d counted, %d in all\n",
+			atomic_load(&fds.held), atomic_load(&m[1].fds),
+			fh_fds_held(&fds));
+		failed++;
+	}
+	fh_input_close(&a);
+	fh_input_close(&a);     /* closed already: nothing to uncount */
+	fh_input_close(&b);
+	if (atomic_load(&fds.held) != 0 || atomic_load(&m[1].fds) != 0) {
+		fprintf(stderr, "FAIL descriptors: %d and %d left counted\n",
+			atomic_load(&fds.held), atomic_load(&m[1].fds));
+		failed++;
+	}
+	unlink(path);
+
+	/* Thread 1 holds 1, under its share; thread 2 holds 5. */
+	atomic_store(&fds.held, 3);
+	atomic_store(&m[1].fds, 1);
+	atomic_store(&m[2].fds, 5);
+	bool full_1 = fh_fds_full(&fds, &m[1]), full_2 = fh_fds_full(&fds, &m[2]);
+
+	atomic_store(&fds.held, 1);
+	bool full_2_under = fh_fds_full(&fds, &m[2]);
+
+	if (full_1 || !full_2 || full_2_under) {
+		fprintf(stderr, "FAIL descriptors: full %d %d at 9 of 8, %d at 7\n",
+			full_1, full_2, full_2_under);
+		failed++;
+	}
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -638,6 +689,7 @@ int main(int argc, char **argv)
 	free(mdata);
 	printf("lanes: %zu migrations checked\n", checks);
 	failed += stop_keeps_one(dir);
+	failed += descriptors_counted(dir);
 	for (size_t i = 0; i < NFILES + 2; i++)
 		if (i < NFILES)
 			unlink(r.paths[i]);
