@@ -519,6 +519,13 @@ void fh_blake3_leaves(const fh_ctx *ctx, const uint8_t *p, uint64_t first,
 	}
 }
 
+/* Leaves' values merged at most this many at once into the value of the
+ * subtree they make, row by row in the kernel's lanes (8 KiB on the
+ * stack); merged one parent at a time by push_cv, those of a 1 GiB file
+ * cost its caller 32,767 single compressions, 1.3% of the time on all
+ * threads (Intel family 6 model 207). */
+#define MERGE_AT_ONCE 256
+
 void fh_blake3_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
 {
 	if (chunk_len(ctx) == CHUNK) {
@@ -536,11 +543,27 @@ void fh_blake3_add_leaves(fh_ctx *ctx, const uint8_t *cvs, size_t n)
 		ctx->mode.blake3.blocks = 0;
 		ctx->buffered = 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		uint32_t cv[8];
+	while (n) {
+		/* The longest run of leaves from here that is a whole
+		 * subtree: a power of two of them, aligned, at most
+		 * MERGE_AT_ONCE.  Input follows the leaves, so it is not the
+		 * root. */
+		uint64_t leaf = ctx->total / FH_BLAKE3_LEAF;
+		size_t m = MERGE_AT_ONCE;
+		uint32_t row[MERGE_AT_ONCE][8];
 
-		memcpy(cv, cvs + 32 * i, sizeof cv);
-		push_cv(ctx, cv, ctx->total / CHUNK);
-		ctx->total += FH_BLAKE3_LEAF;
+		while (m > 1 && (leaf % m || m > n))
+			m /= 2;
+		memcpy(row, cvs, 32 * m);
+		for (size_t r = m; r > 1; r /= 2)
+			fh_blake3_parents_of(ctx->kernel)(ctx->mode.blake3.key,
+							  (const uint32_t(*)[8])row,
+							  r / 2,
+							  ctx->mode.blake3.flags,
+							  row);
+		push_cv(ctx, row[0], ctx->total / CHUNK);
+		ctx->total += m * FH_BLAKE3_LEAF;
+		cvs += 32 * m;
+		n -= m;
 	}
 }
