@@ -1749,7 +1749,7 @@ static void blake3_team(const struct fh_algo *a, const struct fh_kernel *k,
 	static const size_t leads[] = { 0, 1, 1024, FH_BLAKE3_LEAF - 1,
 					FH_BLAKE3_LEAF + 5 };
 	static const size_t ns[] = { 1, 2, 7, 8, 9, 16, 17, 32, 33, 64, 260 };
-	static uint8_t big[262 * FH_BLAKE3_LEAF];
+	static uint8_t big[263 * FH_BLAKE3_LEAF]; /* 2 leaves of lead, 260, a tail */
 	static uint8_t cvs[260 * 32];
 	uint8_t want[64], got[64];
 	char what[96];
