@@ -91,9 +91,10 @@ struct fh_reader {
 };
 
 /* Opens PATH for hashing into IN, counting the descriptor in *COUNT (may
- * be NULL) until it is closed: open(2) with O_NONBLOCK, so a FIFO without a writer does not
- * block (reading then waits for one, as a blocking open would), and one
- * fstat.  Returns 0 or an errno value.  Thread-safe. */
+ * be NULL) until it is closed: open(2) with O_NONBLOCK, so a FIFO
+ * without a writer does not block (reading then waits for one, as a
+ * blocking open would), and one fstat.  Returns 0 or an errno value.
+ * Thread-safe. */
 int fh_input_open(const char *path, struct fh_input *in, _Atomic int *count);
 /* IN as standard input (not counted, never closed); fstat's errors leave
  * it an input of unknown kind. */
@@ -125,9 +126,9 @@ ssize_t fh_input_try_read(struct fh_input *in, void *buf, size_t n,
 int fh_input_check_end(const struct fh_input *in, uint64_t total);
 
 /* Hashes IN to its end with ALGO on KERNEL into OUT (OUTLEN bytes), then
- * closes it (not standard input).  KT128/KT256
- * hash whole leaves on MULTI (NULL: on KERNEL), and on R->kt_threads
- * threads when the file is large.  KEY: ALGO's key or context (fh_job),
+ * closes it (not standard input).  KT128/KT256 hash whole leaves on
+ * MULTI (NULL: on KERNEL), and on R->kt_threads threads when the file is
+ * large.  KEY: ALGO's key or context (fh_job),
  * or NULL.  Returns 0, an errno value or FH_ESHRANK; stores the bytes
  * hashed in *SIZE.  Thread-safe with one reader per thread. */
 int fh_input_hash(struct fh_reader *r, struct fh_input *in,

@@ -8,8 +8,8 @@
  * an input that shares them with another until that one ends, at every
  * block, and goes on alone on the single-stream kernel, for every
  * algorithm family and several rates; a stop that leaves the lanes
- * one begun input to finish; and the count of descriptors held.  Every digest is compared with a
- * one-shot hash of the file's bytes.
+ * one begun input to finish; and the count of descriptors held.  Every
+ * digest is compared with a one-shot hash of the file's bytes.
  *
  * With a kernel's name (test_lanes sha256-avx2x8), the same for one of the
  * real SHA-1, SHA-256, SHA-512 or BLAKE2b multi-buffer kernels (BLAKE2b's
