@@ -114,8 +114,7 @@ int fh_fds_held(const struct fh_fds *fds)
 
 bool fh_fds_full(const struct fh_fds *fds, const struct fh_meter *mine)
 {
-	return (!mine || atomic_load_explicit(&mine->fds, memory_order_relaxed) >=
-			 fds->share) &&
+	return atomic_load_explicit(&mine->fds, memory_order_relaxed) >= fds->share &&
 	       fh_fds_held(fds) >= fds->limit;
 }
 

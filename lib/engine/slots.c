@@ -167,7 +167,7 @@ int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 		return FH_SLOT_NOT_NOW;
 	if (e->seq)
 		turn_wait(e, index);
-	err = fh_input_open(s->job.path, in, me ? &me->fds : NULL);
+	err = fh_input_open(s->job.path, in, &me->fds);
 	if ((err == EMFILE || err == ENFILE) && lanes_busy) {
 		/* Let the lanes close some first; the slot stays ours. */
 		atomic_store(&s->state, FH_SLOT_READY);

@@ -84,7 +84,8 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s);
  * a failed open, ECANCELED for a slot left unread as the run stops early,
  * or FH_SLOT_NOT_NOW when the slot is not to be hashed now
  * (someone else has it, or descriptors run short and LANES_BUSY).  ME:
- * the calling thread's meter, which counts the descriptor it opens. */
+ * the calling thread's meter (not NULL), which counts the descriptor it
+ * opens. */
 int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 		 struct fh_input *in, struct fh_meter *me, bool lanes_busy);
 
