@@ -11,6 +11,7 @@
 #include "list/checklist.h"
 #include "cli.h"
 #include "engine/engine.h"
+#include "kernel.h"
 #include "list/manifest.h"
 #include "operands.h"
 #include "quote.h"
@@ -122,6 +123,8 @@ static bool next(void *ctx, struct fh_job *job)
 /* GNU cksum 9.1's --debug line: once, when its CRC first reads a file
  * it opened, naming the code it picked (on x86-64 where PCLMULQDQ and
  * AVX are, its PCLMUL loop; elsewhere, without a word, a portable one).
+ * The library's probe answers, not __builtin_cpu_supports, whose
+ * run-time part the macOS cross build's linker lacks.
  * A file that could not be opened reads nothing: its errors are open's. */
 static void cksum_debug(const struct fh_job *job)
 {
@@ -133,10 +136,11 @@ static void cksum_debug(const struct fh_job *job)
 	    e == EMFILE || e == ENFILE || e == ENXIO || e == ENODEV)
 		return;
 	said = true;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__)
+	const uint32_t want = FH_CPU_X86_PCLMUL | FH_CPU_X86_AVX;
+
 	fh_progress_clear();
-	fh_error(0, "%s", __builtin_cpu_supports("pclmul") &&
-				  __builtin_cpu_supports("avx")
+	fh_error(0, "%s", (fh_cpu_features() & want) == want
 			  ? "using pclmul hardware support"
 			  : "pclmul support not detected");
 #endif

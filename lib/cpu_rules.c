@@ -158,13 +158,16 @@ void fh_cpu_x86_decide(const struct fh_x86_probe *p, struct fh_cpu_id *id)
 	if ((p->leaf1_ecx & (FH_X86_L1C_PCLMUL | FH_X86_L1C_SSSE3 | FH_X86_L1C_SSE41)) ==
 	    (FH_X86_L1C_PCLMUL | FH_X86_L1C_SSSE3 | FH_X86_L1C_SSE41))
 		id->features |= FH_CPU_X86_PCLMUL;
-	if (p->max_leaf < 7)
-		return;
-
 	/* XCR0 means something only where OSXSAVE says the OS set it. */
 	uint64_t xcr0 = (p->leaf1_ecx & FH_X86_L1C_OSXSAVE) ? p->xcr0 : 0;
 	bool avx = (xcr0 & FH_X86_XCR0_AVX) == FH_X86_XCR0_AVX &&
 		   (p->leaf1_ecx & FH_X86_L1C_AVX);
+
+	if (avx)
+		id->features |= FH_CPU_X86_AVX;
+	if (p->max_leaf < 7)
+		return;
+
 	uint32_t b = p->leaf7_ebx, f = 0;
 
 	if (b & FH_X86_L7B_BMI1)

@@ -69,6 +69,7 @@ enum {
 	FH_CPU_X86_NO_SHA = 1u << 10,
 	FH_CPU_X86_SSE41 = 1u << 14,   /* SSE4.1 (CPUID leaf 1 ECX) */
 	FH_CPU_X86_SSE42 = 1u << 13,   /* SSE4.2: its crc32 (CRC-32C) */
+	FH_CPU_X86_AVX = 1u << 24,     /* AVX: CPUID and XCR0 agree */
 };
 
 /* Who made a CPU, as far as kernel choice cares. */

@@ -19,7 +19,8 @@
 #include "cpu_rules.h"
 #include "kernel.h"
 
-#define X86_AVX2_ONLY (FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2 | FH_CPU_X86_AVX2)
+#define X86_AVX2_ONLY (FH_CPU_X86_BMI1 | FH_CPU_X86_BMI2 | FH_CPU_X86_AVX | \
+		       FH_CPU_X86_AVX2)
 #define X86_AVX512 (X86_AVX2_ONLY | FH_CPU_X86_AVX512F | FH_CPU_X86_AVX512VL | \
 		    FH_CPU_X86_AVX512BW)
 
@@ -442,7 +443,8 @@ static const struct probe_row probe_rows[] = {
 		   .leaf1_eax = 0x000206c2u, .leaf1_ecx = L1C_AVX,
 		   .leaf7_ebx = L7_AVX2 | FH_X86_L7B_SHA, .xcr0 = XCR0_YMM,
 		   .avx512f_sysctl = ABSENT },
-	  .want = { .vendor = FH_VENDOR_INTEL, .family = 6, .model = 44 }, 0,
+	  .want = { .features = FH_CPU_X86_AVX, .vendor = FH_VENDOR_INTEL,
+		    .family = 6, .model = 44 }, 0,
 	  "md5-portable", "keccak-portable", "", "" },
 	{ "CPUID without leaf 1: nothing known", ISA_X86,
 	  .x86 = { .vendor = "GenuineIntel", .max_leaf = 0,
