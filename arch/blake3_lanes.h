@@ -1,7 +1,8 @@
 /* blake3_lanes.h: BLAKE3's compression function (the BLAKE3 paper, §2.2)
  * on B3N inputs at once, one per 32-bit lane of a vector, and the three
  * things the SIMD kernels build on it: whole chunks (§2.3), parent nodes
- * (§2.4) and the first blocks of many inputs' chunks (the engine's lanes).
+ * (§2.4), and the first blocks of many inputs' chunks and their roots
+ * (the engine's lanes).
  * Included by one kernel file per instruction set, which first defines:
  *   B3V                the vector type, B3N lanes of 32 bits
  *   B3_ADD(a, b), B3_XOR(a, b), B3_SET1(w)
@@ -37,6 +38,7 @@ static const uint32_t b3_iv[8] = {
 #define B3_CHUNK_START 1u
 #define B3_CHUNK_END 2u
 #define B3_PARENT 4u
+#define B3_ROOT 8u
 
 #define B3_G(a, b, c, d, x, y)                                               \
 	do {                                                                 \
@@ -221,5 +223,37 @@ static void B3_FN(lanes_n)(struct fh_blake3_lane *st,
 		for (int w = 0; w < 8; w++)
 			st[i].cv[w] = t[w][i];
 		st[i].blocks += (uint32_t)nblocks;
+	}
+}
+
+/* Each lane's last block, its root (§2.6): LENS[i] bytes at BLOCKS[i],
+ * zeros after them to 64, compressed with CHUNK_END and ROOT (and
+ * CHUNK_START where the chunk has no block before it), counter 0.  The
+ * output's first eight words are the lane's new CV: the first 32 bytes
+ * of the input's digest. */
+static void B3_FN(roots_n)(struct fh_blake3_lane *st,
+			   const uint8_t *const *blocks, const uint32_t *lens)
+{
+	uint32_t t[8][B3N], f[B3N];
+	B3V h[8], m[16];
+
+	for (int i = 0; i < B3N; i++) {
+		for (int w = 0; w < 8; w++)
+			t[w][i] = st[i].cv[w];
+		f[i] = B3_CHUNK_END | B3_ROOT |
+		       (st[i].blocks == 0 ? B3_CHUNK_START : 0);
+	}
+	for (int w = 0; w < 8; w++)
+		h[w] = B3_LOADU(t[w]);
+	B3V zero = B3_SET1(0);
+
+	B3_LOADT(m, blocks, 0);
+	B3_FN(compress)(h, m, zero, zero, B3_LOADU(lens), B3_LOADU(f));
+	for (int w = 0; w < 8; w++)
+		B3_STOREU(t[w], h[w]);
+	for (int i = 0; i < B3N; i++) {
+		for (int w = 0; w < 8; w++)
+			st[i].cv[w] = t[w][i];
+		st[i].blocks++;
 	}
 }

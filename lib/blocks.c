@@ -89,6 +89,17 @@ uint64_t fh_lane_max(const struct fh_algo *algo)
 	return families[algo->family]->lane_max;
 }
 
+bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
+		    const void *const *states, const uint8_t *const *tails,
+		    const size_t *lens, size_t n, uint8_t *const *out,
+		    size_t outlen)
+{
+	const struct fh_family_ops *ops = families[algo->family];
+
+	return ops->lanes_final &&
+	       ops->lanes_final(multi, states, tails, lens, n, out, outlen);
+}
+
 size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
 		      uint64_t absorbed)
 {

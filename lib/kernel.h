@@ -192,7 +192,8 @@ struct fh_kernel {
 	/* Multi-buffer (lanes > 1): the *_xn function. */
 	fh_kernel_fn *blocks_xn;
 	/* Single stream, for a tree mode whose inner nodes a kernel also
-	 * runs in its lanes (BLAKE3's parents); NULL for the others. */
+	 * runs in its lanes (BLAKE3's parents); multi-buffer, the roots of
+	 * the lanes' inputs (BLAKE3's); NULL for the others. */
 	fh_kernel_fn *tree;
 };
 
@@ -255,6 +256,16 @@ struct fh_blake3_lane {
 typedef void fh_blake3_lanes_fn(struct fh_blake3_lane *states,
 				const uint8_t *const *data, size_t nblocks);
 FH_KERNEL_ACCESSOR(fh_blake3_lanes, blocks_xn)
+/* And the `tree` of a multi-buffer BLAKE3 kernel: every lane's last
+ * block, the root of an input of one chunk at most (§2.6): LENS[i]
+ * bytes (0 to 64) at BLOCKS[i], 64 readable bytes whose rest is zeros,
+ * compressed with CHUNK_END and ROOT (and CHUNK_START where the lane's
+ * blocks are 0).  The output's first eight words, the digest's first 32
+ * bytes, become the lane's cv. */
+typedef void fh_blake3_roots_fn(struct fh_blake3_lane *states,
+				const uint8_t *const *blocks,
+				const uint32_t *lens);
+FH_KERNEL_ACCESSOR(fh_blake3_roots, tree)
 
 /* The checksum families.  CRC: the register REG (crc.h) after the N
  * bytes at P, for model M; a kernel may serve some models only and hand
@@ -393,6 +404,12 @@ size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
 void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
 		 const struct fh_kernel *kernel, size_t outlen,
 		 const void *state, uint64_t absorbed);
+/* The family's lanes_final (fh_family_ops) where it has one: false
+ * where it has none or declines. */
+bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
+		    const void *const *states, const uint8_t *const *tails,
+		    const size_t *lens, size_t n, uint8_t *const *out,
+		    size_t outlen);
 
 /* The most bytes fh_pad writes: two of SHA-512's 128-byte blocks. */
 #define FH_PAD_MAX 256

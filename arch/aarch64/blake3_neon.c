@@ -66,6 +66,12 @@ static void blake3_lanes_neonx4(struct fh_blake3_lane *states,
 	neon_lanes_n(states, data, nblocks);
 }
 
+static void blake3_roots_neonx4(struct fh_blake3_lane *states,
+			    const uint8_t *const *blocks, const uint32_t *lens)
+{
+	neon_roots_n(states, blocks, lens);
+}
+
 const struct fh_kernel fh_blake3_neon = {
 	.name = "blake3-neon", .family = FH_FAMILY_BLAKE3, .lanes = 1,
 	.features = FH_CPU_ARM_ASIMD,
@@ -78,4 +84,5 @@ const struct fh_kernel fh_blake3_neonx4 = {
 	.name = "blake3-neonx4", .family = FH_FAMILY_BLAKE3, .lanes = 4,
 	.features = FH_CPU_ARM_ASIMD,
 	.blocks_xn = FH_KERNEL_FN(fh_blake3_lanes_fn, blake3_lanes_neonx4),
+	.tree = FH_KERNEL_FN(fh_blake3_roots_fn, blake3_roots_neonx4),
 };

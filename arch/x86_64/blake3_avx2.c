@@ -89,6 +89,12 @@ static void blake3_lanes_avx2x8(struct fh_blake3_lane *states,
 	avx2_lanes_n(states, data, nblocks);
 }
 
+static void blake3_roots_avx2x8(struct fh_blake3_lane *states,
+			    const uint8_t *const *blocks, const uint32_t *lens)
+{
+	avx2_roots_n(states, blocks, lens);
+}
+
 const struct fh_kernel fh_blake3_avx2 = {
 	.name = "blake3-avx2", .family = FH_FAMILY_BLAKE3, .lanes = 1,
 	.features = FH_CPU_X86_AVX2 | FH_CPU_X86_SSE41,
@@ -101,4 +107,5 @@ const struct fh_kernel fh_blake3_avx2x8 = {
 	.name = "blake3-avx2x8", .family = FH_FAMILY_BLAKE3, .lanes = 8,
 	.features = FH_CPU_X86_AVX2 | FH_CPU_X86_SSE41,
 	.blocks_xn = FH_KERNEL_FN(fh_blake3_lanes_fn, blake3_lanes_avx2x8),
+	.tree = FH_KERNEL_FN(fh_blake3_roots_fn, blake3_roots_avx2x8),
 };

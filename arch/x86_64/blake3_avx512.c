@@ -217,6 +217,13 @@ void fh_blake3_lanes_avx512x16(struct fh_blake3_lane *states,
 	avx512_lanes_n(states, data, nblocks);
 }
 
+void fh_blake3_roots_avx512x16(struct fh_blake3_lane *states,
+			       const uint8_t *const *blocks,
+			       const uint32_t *lens)
+{
+	avx512_roots_n(states, blocks, lens);
+}
+
 #ifndef FH_AVX512_EMULATE
 const struct fh_kernel fh_blake3_avx512 = {
 	.name = "blake3-avx512", .family = FH_FAMILY_BLAKE3, .lanes = 1,
@@ -230,5 +237,6 @@ const struct fh_kernel fh_blake3_avx512x16 = {
 	.name = "blake3-avx512x16", .family = FH_FAMILY_BLAKE3, .lanes = 16,
 	.features = FH_CPU_X86_AVX512F | FH_CPU_X86_AVX2 | FH_CPU_X86_SSE41,
 	.blocks_xn = FH_KERNEL_FN(fh_blake3_lanes_fn, fh_blake3_lanes_avx512x16),
+	.tree = FH_KERNEL_FN(fh_blake3_roots_fn, fh_blake3_roots_avx512x16),
 };
 #endif

@@ -67,6 +67,12 @@ static void blake3_lanes_sse41x4(struct fh_blake3_lane *states,
 	sse41_lanes_n(states, data, nblocks);
 }
 
+static void blake3_roots_sse41x4(struct fh_blake3_lane *states,
+			    const uint8_t *const *blocks, const uint32_t *lens)
+{
+	sse41_roots_n(states, blocks, lens);
+}
+
 const struct fh_kernel fh_blake3_sse41 = {
 	.name = "blake3-sse41", .family = FH_FAMILY_BLAKE3, .lanes = 1,
 	.features = FH_CPU_X86_SSE41,
@@ -79,4 +85,5 @@ const struct fh_kernel fh_blake3_sse41x4 = {
 	.name = "blake3-sse41x4", .family = FH_FAMILY_BLAKE3, .lanes = 4,
 	.features = FH_CPU_X86_SSE41,
 	.blocks_xn = FH_KERNEL_FN(fh_blake3_lanes_fn, blake3_lanes_sse41x4),
+	.tree = FH_KERNEL_FN(fh_blake3_roots_fn, blake3_roots_sse41x4),
 };

@@ -143,6 +143,7 @@ extern const struct fh_kernel fh_blake3_avx512, fh_blake3_avx512x16;
 fh_blake3_chunks_fn fh_blake3_chunks_avx512;
 fh_blake3_parents_fn fh_blake3_parents_avx512;
 fh_blake3_lanes_fn fh_blake3_lanes_avx512x16;
+fh_blake3_roots_fn fh_blake3_roots_avx512x16;
 #endif
 
 #endif

@@ -5,9 +5,9 @@
  * order, rotation or flag fails even where no CPU runs AVX-512; the
  * compiler's AVX-512 code is checked by tests/unit's kernel tests on CPUs
  * that have it.  Whole chunks and parents for 0..40 (across the sixteen
- * lanes and the padded rest), counters across 2^32, and the lanes of
- * sixteen inputs from different blocks of their chunks.  Exit 0 pass, 1
- * fail. */
+ * lanes and the padded rest), counters across 2^32, the lanes of
+ * sixteen inputs from different blocks of their chunks, and their roots.
+ * Exit 0 pass, 1 fail. */
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +79,35 @@ int main(void)
 		for (int i = 0; i < 17; i++)
 			check(i < 16 ? "lanes" : "past the lanes", nb, &want[i],
 			      &got[i], sizeof want[i]);
+	}
+	for (int round = 0; round < 4; round++) {
+		struct fh_blake3_lane want[17], got[17];
+		uint8_t blocks[16][64];
+		const uint8_t *ptr[16];
+		uint32_t lens[16];
+
+		fill(want, sizeof want);
+		for (int i = 0; i < 17; i++)
+			want[i].blocks = (uint32_t)(next() % 3 ? next() % 16 : 0);
+		memcpy(got, want, sizeof got);
+		for (int i = 0; i < 16; i++) {
+			uint32_t out[16];
+
+			lens[i] = (uint32_t)(next() % 65);
+			memset(blocks[i], 0, 64);
+			memcpy(blocks[i], data + (size_t)i * 1000 + (size_t)round,
+			       lens[i]);
+			ptr[i] = blocks[i];
+			fh_blake3_compress_of(p)(want[i].cv, blocks[i], lens[i], 0,
+						 2 | 8 | (want[i].blocks ? 0 : 1),
+						 out);
+			memcpy(want[i].cv, out, 32);
+			want[i].blocks++;
+		}
+		fh_blake3_roots_avx512x16(got, ptr, lens);
+		for (int i = 0; i < 17; i++)
+			check(i < 16 ? "roots" : "past the roots", (size_t)round,
+			      &want[i], &got[i], sizeof want[i]);
 	}
 	printf("%lu checks, %lu failed\n", checks, failed);
 	return failed != 0;

@@ -444,6 +444,113 @@ static void multi_raw_blake3(const struct fh_kernel *k,
 			same(i < k->lanes ? "blake3 lanes" : "blake3 past the lanes",
 			     nb * 64, &want[i], &got[i], sizeof want[i]);
 	}
+	/* The roots (the kernel's `tree`): each lane's last block, of 0 to
+	 * 64 bytes zero-padded at its own offset, CHUNK_END and ROOT on it
+	 * and CHUNK_START where the lane's blocks are 0. */
+	for (int round = 0; round < 16; round++) {
+		struct fh_blake3_lane want[FH_MAX_LANES + 1], got[FH_MAX_LANES + 1];
+		uint8_t blocks[FH_MAX_LANES][64 + 8];
+		const uint8_t *d[FH_MAX_LANES];
+		uint32_t lens[FH_MAX_LANES];
+
+		tu_rand_bytes(rng, (uint8_t *)want, sizeof want);
+		for (unsigned i = 0; i <= FH_MAX_LANES; i++)
+			want[i].blocks = (uint32_t)(i % 3 == 0 ? 0
+				: tu_rand_below(rng, 16));
+		memcpy(got, want, sizeof got);
+		for (unsigned i = 0; i < k->lanes; i++) {
+			uint8_t *b = blocks[i] + tu_rand_below(rng, 8);
+			uint32_t out[16];
+
+			lens[i] = (uint32_t)(round == 0 ? 0 : round == 1 ? 64
+					     : tu_rand_below(rng, 65));
+			memset(b, 0, 64);
+			memcpy(b, src + (i * 877 + (size_t)round) % (SRC_BYTES - 64),
+			       lens[i]);
+			d[i] = b;
+			fh_blake3_compress_of(p)(want[i].cv, b, lens[i], 0,
+						 2 | 8 | (want[i].blocks ? 0 : 1),
+						 out);
+			memcpy(want[i].cv, out, 32);
+			want[i].blocks++;
+		}
+		fh_blake3_roots_of(k)(got, d, lens);
+		for (unsigned i = 0; i <= k->lanes; i++)
+			same(i < k->lanes ? "blake3 roots" : "blake3 past the roots",
+			     i < k->lanes ? lens[i] : 0, &want[i], &got[i],
+			     sizeof want[i]);
+	}
+}
+
+/* BLAKE3's inputs that end in the lanes (fh_lanes_final: the family's
+ * lanes_final over the kernel's roots): 1 to all lanes of inputs of one
+ * chunk at most, the first of each length 0..1024 and the others of
+ * random ones, each at its own offset, each state its input's blocks but
+ * the last (by the portable compression function), against the portable
+ * kernel's digest of the whole input, of 32 bytes and shorter.  An
+ * output past 32 bytes (the XOF's) and a tail past a block are
+ * declined. */
+static void blake3_lanes_final(const struct fh_algo *a,
+			       const struct fh_kernel *k,
+			       const struct fh_kernel *p, struct tu_rng *rng)
+{
+	for (size_t len = 0; len <= 1024; len++) {
+		unsigned n = 1 + (unsigned)(len % k->lanes);
+		size_t outlen = len % 5 ? 32 : 1 + len % 32;
+		struct fh_blake3_lane st[FH_MAX_LANES];
+		const void *states[FH_MAX_LANES];
+		const uint8_t *in[FH_MAX_LANES], *tails[FH_MAX_LANES];
+		size_t l[FH_MAX_LANES], lens[FH_MAX_LANES];
+		uint8_t got[FH_MAX_LANES][32], want[32], *out[FH_MAX_LANES];
+		const struct fh_hash_params hp = { .outlen = outlen };
+		char what[96];
+
+		for (unsigned i = 0; i < n; i++) {
+			l[i] = i ? tu_rand_below(rng, 1025) : len;
+			in[i] = src + tu_rand_below(rng, SRC_BYTES - 1024);
+			size_t whole = l[i] ? (l[i] - 1) / 64 : 0;
+
+			memset(&st[i], 0, sizeof st[i]);
+			fh_state_start(a, &st[i]);
+			for (size_t b = 0; b < whole; b++) {
+				uint32_t o[16];
+
+				fh_blake3_compress_of(p)(st[i].cv, in[i] + 64 * b, 64,
+							 0, b ? 0 : 1, o);
+				memcpy(st[i].cv, o, 32);
+				st[i].blocks++;
+			}
+			states[i] = &st[i];
+			tails[i] = in[i] + 64 * whole;
+			lens[i] = l[i] - 64 * whole;
+			out[i] = got[i];
+		}
+		bool done = fh_lanes_final(k, a, states, tails, lens, n, out,
+					   outlen);
+
+		same("blake3 lanes_final takes", len, &(bool){ true }, &done,
+		     sizeof done);
+		for (unsigned i = 0; done && i < n; i++) {
+			fh_ctx ctx;
+
+			fh_init_params(&ctx, a, p, &hp);
+			fh_update(&ctx, in[i], l[i]);
+			fh_final(&ctx, want, outlen);
+			snprintf(what, sizeof what,
+				 "blake3 lanes_final: input %u of %u, %zu bytes of "
+				 "digest", i, n, outlen);
+			same(what, l[i], want, got[i], outlen);
+		}
+		if (len % 64 == 0) {
+			done = fh_lanes_final(k, a, states, tails, lens, n, out, 33);
+			same("blake3 lanes_final declines 33 bytes", len,
+			     &(bool){ false }, &done, sizeof done);
+			lens[n - 1] = 65;
+			done = fh_lanes_final(k, a, states, tails, lens, n, out, 32);
+			same("blake3 lanes_final declines a tail of 65", len,
+			     &(bool){ false }, &done, sizeof done);
+		}
+	}
 }
 
 static void raw_guard(const struct fh_kernel *k, const struct fh_kernel *p)
@@ -1708,6 +1815,8 @@ static int test_multi(const struct fh_kernel *k)
 			multi_fold(a, k, p, &rng);
 		if (a->cv_bytes)
 			kt_tree(a, k, p, &rng);
+		if (a->family == FH_FAMILY_BLAKE3)
+			blake3_lanes_final(a, k, p, &rng);
 	}
 	printf("kernel %s (%u lanes): %lu checks, %lu failed\n", k->name,
 	       k->lanes, n_checks - checks, n_failed - failed);
