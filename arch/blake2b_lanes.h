@@ -14,9 +14,11 @@
  *   L_LOAD_MSG(m, data, off)  m[w] = word w (0..15) of the block at
  *                         DATA[i] + OFF, in element i, for every lane i
  *   FH_B2_LANES_FN        the name of the fh_blake2b_blocks_xn_fn to define
+ *   FH_B2_LAST_FN         the name of the fh_blake2b_last_xn_fn to define
  *
- * Each lane's state is h and its counter t (kernel.h); the blocks run
- * here are never a message's last, so f0 is 0 in every lane. */
+ * Each lane's state is h and its counter t (kernel.h).  The blocks that
+ * FH_B2_LANES_FN runs are never a message's last, so f0 is 0 in every
+ * lane; FH_B2_LAST_FN runs the last ones, f0 all ones. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -50,16 +52,21 @@
 		L_G(3, 4, 9, 14, L_S(r, 14), L_S(r, 15));                    \
 	} while (0)
 
-static void FH_B2_LANES_FN(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
-			   const uint8_t *const *data, size_t nblocks)
+/* NBLOCKS blocks of each lane, each adding 128 to its t; or, with LENS,
+ * one block each, the last, adding LENS[i] and with f0 set. */
+static inline __attribute__((always_inline)) void
+b2_lanes(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS], const uint8_t *const *data,
+	 size_t nblocks, const uint64_t *lens)
 {
 	/* The states turned into columns: word j of every lane. */
-	_Alignas(64) uint64_t col[FH_BLAKE2B_LANE_WORDS][FH_B2_XN];
+	_Alignas(64) uint64_t col[FH_BLAKE2B_LANE_WORDS + 1][FH_B2_XN];
 	L_V h[8], t;
 
-	for (int i = 0; i < FH_B2_XN; i++)
+	for (int i = 0; i < FH_B2_XN; i++) {
 		for (int j = 0; j < FH_BLAKE2B_LANE_WORDS; j++)
 			col[j][i] = states[i][j];
+		col[FH_BLAKE2B_LANE_WORDS][i] = lens ? lens[i] : 128;
+	}
 	for (int j = 0; j < 8; j++)
 		h[j] = L_LOAD(col[j]);
 	t = L_LOAD(col[8]);
@@ -67,13 +74,15 @@ static void FH_B2_LANES_FN(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
 		L_V m[16], v[16];
 
 		L_LOAD_MSG(m, data, b * 128);
-		t = L_ADD(t, L_SET1(128));
+		t = L_ADD(t, L_LOAD(col[FH_BLAKE2B_LANE_WORDS]));
 		for (int j = 0; j < 8; j++) {
 			v[j] = h[j];
 			v[j + 8] = L_SET1(fh_b2_iv[j]);
 		}
-		/* v12 ^= t (its high word is 0); f0 is 0 (§3.2). */
+		/* v12 ^= t (its high word is 0); v14 ^= f0 (§3.2). */
 		v[12] = L_XOR(v[12], t);
+		if (lens)
+			v[14] = L_XOR(v[14], L_SET1(~(uint64_t)0));
 		FH_B2_ROUNDS(L_ROUND);
 		for (int j = 0; j < 8; j++)
 			h[j] = L_XOR(h[j], L_XOR(v[j], v[j + 8]));
@@ -84,6 +93,18 @@ static void FH_B2_LANES_FN(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
 	for (int i = 0; i < FH_B2_XN; i++)
 		for (int j = 0; j < FH_BLAKE2B_LANE_WORDS; j++)
 			states[i][j] = col[j][i];
+}
+
+static void FH_B2_LANES_FN(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
+			   const uint8_t *const *data, size_t nblocks)
+{
+	b2_lanes(states, data, nblocks, NULL);
+}
+
+static void FH_B2_LAST_FN(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
+			  const uint8_t *const *blocks, const uint64_t *lens)
+{
+	b2_lanes(states, blocks, 1, lens);
 }
 
 #undef L_G

@@ -192,10 +192,49 @@ static bool params(fh_ctx *ctx, const struct fh_hash_params *p)
 	return true;
 }
 
+/* Messages that end in the lanes: their last blocks in one call of the
+ * kernel's `tree`, the spare lanes compressing the first message's
+ * again. */
+static bool lanes_final(const struct fh_kernel *multi, const void *const *states,
+			const uint8_t *const *tails, const size_t *lens,
+			size_t n, uint8_t *const *out, size_t outlen)
+{
+	fh_blake2b_last_xn_fn *last = fh_blake2b_last_xn_of(multi);
+	uint64_t st[FH_MAX_LANES][FH_BLAKE2B_LANE_WORDS], len[FH_MAX_LANES];
+	uint8_t blocks[FH_MAX_LANES][BLOCK];
+	const uint8_t *p[FH_MAX_LANES];
+
+	if (!last || n == 0 || n > multi->lanes || outlen > 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (lens[i] > BLOCK)
+			return false;
+	for (size_t i = 0; i < multi->lanes; i++) {
+		size_t j = i < n ? i : 0;
+
+		memcpy(st[i], states[j], sizeof st[i]);
+		if (i < n) {
+			memcpy(blocks[i], tails[i], lens[i]);
+			memset(blocks[i] + lens[i], 0, BLOCK - lens[i]);
+		}
+		p[i] = blocks[j];
+		len[i] = lens[j];
+	}
+	last(st, p, len);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t d[64];
+
+		for (int w = 0; w < 8; w++)
+			fh_store64le(d + 8 * w, st[i][w]);
+		memcpy(out[i], d, outlen);
+	}
+	return true;
+}
+
 const struct fh_family_ops fh_blake2b_ops = {
 	.name = "blake2b",
 	.state_bytes = FH_BLAKE2B_LANE_WORDS * sizeof(uint64_t),
 	.start = start, .blocks = blocks_run, .blocks_xn = blocks_run_xn,
 	.init = init, .update = update, .final = final, .params = params,
-	.holds_last = true,
+	.holds_last = true, .lanes_final = lanes_final,
 };

@@ -192,8 +192,10 @@ struct fh_kernel {
 	/* Multi-buffer (lanes > 1): the *_xn function. */
 	fh_kernel_fn *blocks_xn;
 	/* Single stream, for a tree mode whose inner nodes a kernel also
-	 * runs in its lanes (BLAKE3's parents); multi-buffer, the roots of
-	 * the lanes' inputs (BLAKE3's); NULL for the others. */
+	 * runs in its lanes (BLAKE3's parents); multi-buffer, the last
+	 * blocks of the lanes' inputs where the family compresses them
+	 * apart (BLAKE3's roots, BLAKE2b's final blocks); NULL for the
+	 * others. */
 	fh_kernel_fn *tree;
 };
 
@@ -234,6 +236,14 @@ typedef void fh_blake2b_blocks_xn_fn(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
 				     const uint8_t *const *data,
 				     size_t nblocks);
 FH_KERNEL_ACCESSOR(fh_blake2b_blocks_xn, blocks_xn)
+/* And the `tree` of a multi-buffer BLAKE2b kernel: the last block of
+ * every lane's message, compressed as the final one (f0 all ones): LENS[i]
+ * bytes (0 to 128) at BLOCKS[i], 128 readable bytes whose rest is zeros,
+ * LENS[i] added to the lane's t first. */
+typedef void fh_blake2b_last_xn_fn(uint64_t (*states)[FH_BLAKE2B_LANE_WORDS],
+				   const uint8_t *const *blocks,
+				   const uint64_t *lens);
+FH_KERNEL_ACCESSOR(fh_blake2b_last_xn, tree)
 /* BLAKE3's SIMD additions.  Parents (§2.4): hash the N parent nodes
  * whose children are the chaining values CHILDREN[2i] and [2i + 1], under
  * KEY with FLAGS | PARENT (the mode's flags; counter 0, 64 bytes), into

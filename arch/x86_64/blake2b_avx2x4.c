@@ -66,6 +66,7 @@ static inline void load_msg(__m256i *m, const uint8_t *const *data, size_t off)
 #define L_STORE(p, x) _mm256_store_si256((__m256i *)(void *)(p), x)
 #define L_LOAD_MSG(m, data, off) load_msg(m, data, off)
 #define FH_B2_LANES_FN fh_blake2b_blocks_avx2x4
+#define FH_B2_LAST_FN fh_blake2b_last_avx2x4
 #include "../blake2b_lanes.h"
 
 const struct fh_kernel fh_blake2b_avx2x4 = {
@@ -74,4 +75,5 @@ const struct fh_kernel fh_blake2b_avx2x4 = {
 	.lanes = 4,
 	.features = FH_CPU_X86_AVX2,
 	.blocks_xn = FH_KERNEL_FN(fh_blake2b_blocks_xn_fn, fh_blake2b_blocks_avx2x4),
+	.tree = FH_KERNEL_FN(fh_blake2b_last_xn_fn, fh_blake2b_last_avx2x4),
 };

@@ -160,6 +160,7 @@ static inline void load_msg(L_V *m, const uint8_t *const *data, size_t off)
 #define FH_B2_XN 8
 #define L_LOAD_MSG(m, data, off) load_msg(m, data, off)
 #define FH_B2_LANES_FN fh_blake2b_blocks_avx512x8
+#define FH_B2_LAST_FN fh_blake2b_last_avx512x8
 #include "../blake2b_lanes.h"
 
 const struct fh_kernel fh_blake2b_avx512x8 = {
@@ -168,4 +169,5 @@ const struct fh_kernel fh_blake2b_avx512x8 = {
 	.lanes = 8,
 	.features = FH_CPU_X86_AVX512F,
 	.blocks_xn = FH_KERNEL_FN(fh_blake2b_blocks_xn_fn, fh_blake2b_blocks_avx512x8),
+	.tree = FH_KERNEL_FN(fh_blake2b_last_xn_fn, fh_blake2b_last_avx512x8),
 };

@@ -3,7 +3,7 @@
  * multi-buffer md5_avx512x16.c, md5_avx512x32.c, keccak_avx512x8.c and
  * sha_avx512xn.c (SHA-1, SHA-256 and SHA-512 in 16, 16 and 8 lanes),
  * blake2b_avx512.c and blake2b_avx512x8.c (BLAKE2b, one stream and 8
- * lanes) are
+ * lanes, their last blocks too) are
  * built a second time with FH_AVX512_EMULATE, which turns their AVX-512
  * operations (VPTERNLOG, VPROL, and for the multi-buffer kernels the adds,
  * unpacks, loads and stores of their transposes) into plain C with the
@@ -202,6 +202,33 @@ static void multi_blake2b(const struct fh_kernel *k)
 					   : "blake2b x8 past the lanes, trial",
 			      (size_t)trial, want[i], got[i], sizeof want[i]);
 		}
+	}
+	/* The last blocks (the kernel's `tree`): 0 to 128 bytes a lane,
+	 * zero-padded, added to t, compressed with f0 set. */
+	for (int trial = 0; trial < 8; trial++) {
+		uint64_t want[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
+		uint64_t got[FH_MAX_LANES + 1][FH_BLAKE2B_LANE_WORDS];
+		uint8_t blocks[FH_MAX_LANES][128];
+		const uint8_t *d[FH_MAX_LANES];
+		uint64_t lens[FH_MAX_LANES];
+
+		for (unsigned i = 0; i <= FH_MAX_LANES; i++)
+			for (int w = 0; w < FH_BLAKE2B_LANE_WORDS; w++)
+				want[i][w] = got[i][w] = w < 8 ? next()
+							: 128 * (next() % 50);
+		for (unsigned i = 0; i < k->lanes; i++) {
+			lens[i] = next() % 129;
+			memset(blocks[i], 0, 128);
+			memcpy(blocks[i], lane_data[i] + (unsigned)trial, lens[i]);
+			d[i] = blocks[i];
+			p(want[i], blocks[i], 1, want[i][8] + lens[i] - 128, true);
+			want[i][8] += lens[i];
+		}
+		fh_blake2b_last_xn_of(k)(got, d, lens);
+		for (unsigned i = 0; i <= k->lanes; i++)
+			check(i < k->lanes ? "blake2b x8 last block, trial"
+					   : "blake2b x8 past the last blocks, trial",
+			      (size_t)trial, want[i], got[i], sizeof want[i]);
 	}
 }
 

@@ -482,73 +482,81 @@ static void multi_raw_blake3(const struct fh_kernel *k,
 	}
 }
 
-/* BLAKE3's inputs that end in the lanes (fh_lanes_final: the family's
- * lanes_final over the kernel's roots): 1 to all lanes of inputs of one
- * chunk at most, the first of each length 0..1024 and the others of
- * random ones, each at its own offset, each state its input's blocks but
- * the last (by the portable compression function), against the portable
- * kernel's digest of the whole input, of 32 bytes and shorter.  An
- * output past 32 bytes (the XOF's) and a tail past a block are
+/* Inputs that end in the lanes (fh_lanes_final: the family's
+ * lanes_final over the kernel's `tree`, BLAKE3's roots and BLAKE2b's
+ * last blocks): 1 to all lanes of inputs, the first of each length up to
+ * MAXLEN (BLAKE3's one chunk) and the others of random ones, each at its
+ * own offset, with outputs of 1 to MOST bytes; each state its input's
+ * blocks but the last, run by the kernel's blocks_xn in the lanes (the
+ * other lanes on the same input), as the engine's lanes leave it;
+ * against the portable kernel's digest of the whole input.  An output
+ * past the family's (the XOF's, for BLAKE3) and a tail past a block are
  * declined. */
-static void blake3_lanes_final(const struct fh_algo *a,
-			       const struct fh_kernel *k,
-			       const struct fh_kernel *p, struct tu_rng *rng)
+static void lanes_final(const struct fh_algo *a, const struct fh_kernel *k,
+			const struct fh_kernel *p, struct tu_rng *rng,
+			size_t maxlen, size_t most)
 {
-	for (size_t len = 0; len <= 1024; len++) {
+	const size_t sb = fh_state_bytes(a->family), block = a->block_bytes;
+
+	for (size_t len = 0; len <= maxlen; len++) {
 		unsigned n = 1 + (unsigned)(len % k->lanes);
-		size_t outlen = len % 5 ? 32 : 1 + len % 32;
-		struct fh_blake3_lane st[FH_MAX_LANES];
+		/* BLAKE2b's length is a parameter of its state. */
+		size_t outlen = len % 5 ? most : 1 + len % most;
+		uint64_t st[FH_MAX_LANES][25], scratch[FH_MAX_LANES][25];
 		const void *states[FH_MAX_LANES];
 		const uint8_t *in[FH_MAX_LANES], *tails[FH_MAX_LANES];
+		const uint8_t *d[FH_MAX_LANES];
 		size_t l[FH_MAX_LANES], lens[FH_MAX_LANES];
-		uint8_t got[FH_MAX_LANES][32], want[32], *out[FH_MAX_LANES];
+		uint8_t got[FH_MAX_LANES][64], want[64], *out[FH_MAX_LANES];
 		const struct fh_hash_params hp = { .outlen = outlen };
 		char what[96];
+		fh_ctx ctx;
 
+		fh_init_params(&ctx, a, p, &hp);
 		for (unsigned i = 0; i < n; i++) {
-			l[i] = i ? tu_rand_below(rng, 1025) : len;
-			in[i] = src + tu_rand_below(rng, SRC_BYTES - 1024);
-			size_t whole = l[i] ? (l[i] - 1) / 64 : 0;
+			l[i] = i ? tu_rand_below(rng, maxlen + 1) : len;
+			in[i] = src + tu_rand_below(rng, SRC_BYTES - maxlen);
+			size_t whole = l[i] ? (l[i] - 1) / block : 0;
 
-			memset(&st[i], 0, sizeof st[i]);
-			fh_state_start(a, &st[i]);
-			for (size_t b = 0; b < whole; b++) {
-				uint32_t o[16];
-
-				fh_blake3_compress_of(p)(st[i].cv, in[i] + 64 * b, 64,
-							 0, b ? 0 : 1, o);
-				memcpy(st[i].cv, o, 32);
-				st[i].blocks++;
+			for (unsigned j = 0; j < k->lanes; j++) {
+				memcpy(scratch[j], &ctx.state, sb);
+				d[j] = in[i];
 			}
-			states[i] = &st[i];
-			tails[i] = in[i] + 64 * whole;
-			lens[i] = l[i] - 64 * whole;
+			fh_blocks_xn(k, a, scratch, d, whole);
+			memcpy(st[i], scratch[0], sb);
+			states[i] = st[i];
+			tails[i] = in[i] + block * whole;
+			lens[i] = l[i] - block * whole;
 			out[i] = got[i];
 		}
 		bool done = fh_lanes_final(k, a, states, tails, lens, n, out,
 					   outlen);
 
-		same("blake3 lanes_final takes", len, &(bool){ true }, &done,
-		     sizeof done);
+		snprintf(what, sizeof what, "%s lanes_final takes", a->name);
+		same(what, len, &(bool){ true }, &done, sizeof done);
 		for (unsigned i = 0; done && i < n; i++) {
-			fh_ctx ctx;
+			fh_ctx c;
 
-			fh_init_params(&ctx, a, p, &hp);
-			fh_update(&ctx, in[i], l[i]);
-			fh_final(&ctx, want, outlen);
+			fh_init_params(&c, a, p, &hp);
+			fh_update(&c, in[i], l[i]);
+			fh_final(&c, want, outlen);
 			snprintf(what, sizeof what,
-				 "blake3 lanes_final: input %u of %u, %zu bytes of "
-				 "digest", i, n, outlen);
+				 "%s lanes_final: input %u of %u, %zu bytes of "
+				 "digest", a->name, i, n, outlen);
 			same(what, l[i], want, got[i], outlen);
 		}
 		if (len % 64 == 0) {
-			done = fh_lanes_final(k, a, states, tails, lens, n, out, 33);
-			same("blake3 lanes_final declines 33 bytes", len,
-			     &(bool){ false }, &done, sizeof done);
-			lens[n - 1] = 65;
-			done = fh_lanes_final(k, a, states, tails, lens, n, out, 32);
-			same("blake3 lanes_final declines a tail of 65", len,
-			     &(bool){ false }, &done, sizeof done);
+			done = fh_lanes_final(k, a, states, tails, lens, n, out,
+					      most + 1);
+			snprintf(what, sizeof what, "%s lanes_final declines %zu bytes",
+				 a->name, most + 1);
+			same(what, len, &(bool){ false }, &done, sizeof done);
+			lens[n - 1] = block + 1;
+			done = fh_lanes_final(k, a, states, tails, lens, n, out,
+					      outlen);
+			snprintf(what, sizeof what,
+				 "%s lanes_final declines a tail past a block", a->name);
+			same(what, len, &(bool){ false }, &done, sizeof done);
 		}
 	}
 }
@@ -1090,6 +1098,35 @@ static void multi_raw_blake2b(const struct fh_kernel *k,
 				same(what, len, want[i], got[i], sizeof want[i]);
 			}
 		}
+	}
+	/* The last blocks (the kernel's `tree`): 0 to 128 bytes each,
+	 * zero-padded at its own offset, added to the lane's t, f0 set. */
+	for (int round = 0; round < 16; round++) {
+		uint8_t blocks[FH_MAX_LANES][128 + 8];
+		const uint8_t *d[FH_MAX_LANES];
+		uint64_t lens[FH_MAX_LANES];
+
+		tu_rand_bytes(rng, (uint8_t *)want, sizeof want);
+		for (unsigned i = 0; i <= nl; i++)
+			want[i][8] = 128 * tu_rand_below(rng, 100);
+		memcpy(got, want, sizeof got);
+		for (unsigned i = 0; i < nl; i++) {
+			uint8_t *b = blocks[i] + tu_rand_below(rng, 8);
+
+			lens[i] = round == 0 ? 0 : round == 1 ? 128
+				: tu_rand_below(rng, 129);
+			memset(b, 0, 128);
+			memcpy(b, src + (i * 877 + (size_t)round) % (SRC_BYTES - 128),
+			       lens[i]);
+			d[i] = b;
+			fh_blake2b_blocks_of(p)(want[i], b, 1,
+						want[i][8] + lens[i] - 128, true);
+			want[i][8] += lens[i];
+		}
+		fh_blake2b_last_xn_of(k)(got, d, lens);
+		for (unsigned i = 0; i <= nl; i++)
+			same(i < nl ? "blake2b last blocks" : "blake2b past the last blocks",
+			     i < nl ? lens[i] : 0, want[i], got[i], sizeof want[i]);
 	}
 }
 
@@ -1815,8 +1852,12 @@ static int test_multi(const struct fh_kernel *k)
 			multi_fold(a, k, p, &rng);
 		if (a->cv_bytes)
 			kt_tree(a, k, p, &rng);
+		/* BLAKE3: one chunk, the root's first 32 bytes; BLAKE2b:
+		 * the lengths hashlib's results cover, outputs to 64. */
 		if (a->family == FH_FAMILY_BLAKE3)
-			blake3_lanes_final(a, k, p, &rng);
+			lanes_final(a, k, p, &rng, 1024, 32);
+		if (a->family == FH_FAMILY_BLAKE2B)
+			lanes_final(a, k, p, &rng, 1100, 64);
 	}
 	printf("kernel %s (%u lanes): %lu checks, %lu failed\n", k->name,
 	       k->lanes, n_checks - checks, n_failed - failed);

@@ -70,8 +70,8 @@ struct run {
 	size_t next, seen, failed;
 	bool multi_only;
 	int mix; /* 0: all md5, 1: all sha3-256, 2: mixed algorithms,
-		  * 3: all blake3 (on this CPU's multi-buffer kernel, its
-		  * inputs of one chunk ending in the lanes together) */
+		  * 3: all blake3, 4: all blake2b (on this CPU's multi-buffer
+		  * kernels, inputs ending in the lanes together) */
 };
 
 static const struct fh_algo *algo_of(const struct run *r, size_t i)
@@ -85,6 +85,8 @@ static const struct fh_algo *algo_of(const struct run *r, size_t i)
 		return fh_algo_get(FH_SHA3_256);
 	if (r->mix == 3)
 		return fh_algo_get(FH_BLAKE3);
+	if (r->mix == 4)
+		return fh_algo_get(FH_BLAKE2B);
 	return fh_algo_get(mixed[i % 5]);
 }
 
@@ -99,15 +101,17 @@ static bool next(void *ctx, struct fh_job *job)
 	job->path = r->paths[r->next];
 	job->algo = a;
 	job->kernel = fh_kernel_best(a->family);
-	job->multi = a->family == FH_FAMILY_MD5    ? &md5_lanes
-		   : a->family == FH_FAMILY_BLAKE3 ? fh_kernel_best_multi(a->family)
-						   : &keccak_lanes;
+	job->multi = a->family == FH_FAMILY_MD5	    ? &md5_lanes
+		   : a->family == FH_FAMILY_KECCAK ? &keccak_lanes
+						   : fh_kernel_best_multi(a->family);
 	job->multi_only = r->multi_only && job->multi;
-	/* BLAKE3's lanes finish outputs of 32 bytes at most together, so
-	 * one in four asks for more. */
-	job->outlen = a->family == FH_FAMILY_BLAKE3 ? (r->next % 4 == 3 ? 40 : 32)
-		    : a->xof			    ? 40
-						    : a->digest_bytes;
+	/* Inputs ending together in the lanes are finished together only
+	 * with one output length (BLAKE3's: 32 bytes at most), so one in
+	 * four asks for another. */
+	job->outlen = a->family == FH_FAMILY_BLAKE3  ? (r->next % 4 == 3 ? 40 : 32)
+		    : a->family == FH_FAMILY_BLAKE2B ? (r->next % 4 == 3 ? 32 : 64)
+		    : a->xof			     ? 40
+						     : a->digest_bytes;
 	job->user = (void *)(uintptr_t)r->next;
 	r->next++;
 	return true;
@@ -631,7 +635,7 @@ int main(int argc, char **argv)
 	snprintf(r.paths[NFILES + 1], sizeof r.paths[0], "%s", dir);
 
 	for (unsigned threads = 1; threads <= 3; threads++)
-		for (int mix = 0; mix < 4; mix++)
+		for (int mix = 0; mix < 5; mix++)
 			for (int only = 0; only < 2; only++) {
 				struct fh_engine_opts o = { .threads = threads, .lanes = true };
 
