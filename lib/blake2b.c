@@ -193,34 +193,19 @@ static bool params(fh_ctx *ctx, const struct fh_hash_params *p)
 }
 
 /* Messages that end in the lanes: their last blocks in one call of the
- * kernel's `tree`, the spare lanes compressing the first message's
- * again. */
-static bool lanes_final(const struct fh_kernel *multi, const void *const *states,
-			const uint8_t *const *tails, const size_t *lens,
+ * kernel's `tree`. */
+static bool lanes_final(const struct fh_kernel *multi, void *states,
+			const uint8_t *const *blocks, const size_t *lens,
 			size_t n, uint8_t *const *out, size_t outlen)
 {
 	fh_blake2b_last_xn_fn *last = fh_blake2b_last_xn_of(multi);
-	uint64_t st[FH_MAX_LANES][FH_BLAKE2B_LANE_WORDS], len[FH_MAX_LANES];
-	uint8_t blocks[FH_MAX_LANES][BLOCK];
-	const uint8_t *p[FH_MAX_LANES];
+	uint64_t (*st)[FH_BLAKE2B_LANE_WORDS] = states, len[FH_MAX_LANES];
 
-	if (!last || n == 0 || n > multi->lanes || outlen > 64)
+	if (!last || outlen > 64)
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (lens[i] > BLOCK)
-			return false;
-	for (size_t i = 0; i < multi->lanes; i++) {
-		size_t j = i < n ? i : 0;
-
-		memcpy(st[i], states[j], sizeof st[i]);
-		if (i < n) {
-			memcpy(blocks[i], tails[i], lens[i]);
-			memset(blocks[i] + lens[i], 0, BLOCK - lens[i]);
-		}
-		p[i] = blocks[j];
-		len[i] = lens[j];
-	}
-	last(st, p, len);
+	for (size_t i = 0; i < multi->lanes; i++)
+		len[i] = lens[i];
+	last(st, blocks, len);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t d[64];
 

@@ -486,36 +486,21 @@ static void lane_resume(fh_ctx *ctx, const void *state, uint64_t absorbed)
 }
 
 /* Inputs that end in the lanes: their last blocks, the roots, in one
- * call of the kernel's `tree`, the spare lanes hashing the first input's
- * again.  The root's first 32 bytes only: a longer output is the XOF's,
- * left to final. */
-static bool lanes_final(const struct fh_kernel *multi, const void *const *states,
-			const uint8_t *const *tails, const size_t *lens,
+ * call of the kernel's `tree`.  The root's first 32 bytes only: a longer
+ * output is the XOF's, left to final. */
+static bool lanes_final(const struct fh_kernel *multi, void *states,
+			const uint8_t *const *blocks, const size_t *lens,
 			size_t n, uint8_t *const *out, size_t outlen)
 {
 	fh_blake3_roots_fn *roots = fh_blake3_roots_of(multi);
-	struct fh_blake3_lane st[FH_MAX_LANES];
-	uint8_t blocks[FH_MAX_LANES][BLOCK];
-	const uint8_t *p[FH_MAX_LANES];
+	struct fh_blake3_lane *st = states;
 	uint32_t len[FH_MAX_LANES];
 
-	if (!roots || n == 0 || n > multi->lanes || outlen > 32)
+	if (!roots || outlen > 32)
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (lens[i] > BLOCK)
-			return false;
-	for (size_t i = 0; i < multi->lanes; i++) {
-		size_t j = i < n ? i : 0;
-
-		memcpy(&st[i], states[j], sizeof st[i]);
-		if (i < n) {
-			memcpy(blocks[i], tails[i], lens[i]);
-			memset(blocks[i] + lens[i], 0, BLOCK - lens[i]);
-		}
-		p[i] = blocks[j];
-		len[i] = (uint32_t)lens[j];
-	}
-	roots(st, p, len);
+	for (size_t i = 0; i < multi->lanes; i++)
+		len[i] = (uint32_t)lens[i];
+	roots(st, blocks, len);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t d[32];
 

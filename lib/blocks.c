@@ -89,15 +89,38 @@ uint64_t fh_lane_max(const struct fh_algo *algo)
 	return families[algo->family]->lane_max;
 }
 
+/* The lanes' states end to end and their last blocks zero-padded, the
+ * spare lanes given the first input's, as lanes_final takes them. */
 bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
 		    const void *const *states, const uint8_t *const *tails,
 		    const size_t *lens, size_t n, uint8_t *const *out,
 		    size_t outlen)
 {
 	const struct fh_family_ops *ops = families[algo->family];
+	const size_t sb = ops->state_bytes, block = algo->block_bytes;
+	uint64_t st[FH_MAX_LANES * 25];
+	uint8_t blocks[FH_MAX_LANES][FH_LANES_FINAL_BLOCK];
+	const uint8_t *p[FH_MAX_LANES];
+	size_t len[FH_MAX_LANES];
 
-	return ops->lanes_final &&
-	       ops->lanes_final(multi, states, tails, lens, n, out, outlen);
+	if (!ops->lanes_final || n == 0 || n > multi->lanes ||
+	    block > FH_LANES_FINAL_BLOCK)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (lens[i] > block)
+			return false;
+	for (size_t i = 0; i < multi->lanes; i++) {
+		size_t j = i < n ? i : 0;
+
+		memcpy((uint8_t *)st + i * sb, states[j], sb);
+		if (i < n) {
+			memcpy(blocks[i], tails[i], lens[i]);
+			memset(blocks[i] + lens[i], 0, block - lens[i]);
+		}
+		p[i] = blocks[j];
+		len[i] = lens[j];
+	}
+	return ops->lanes_final(multi, st, p, len, n, out, outlen);
 }
 
 size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,

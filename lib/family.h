@@ -75,14 +75,15 @@ struct fh_family_ops {
 	void (*lane_resume)(fh_ctx *ctx, const void *state, uint64_t absorbed);
 	/* Optional: the digests of N inputs that end in lanes of the
 	 * multi-buffer kernel MULTI (N at most its lanes), in one call of
-	 * it: input i's lane state STATES[i] after its blocks, its last
-	 * LENS[i] bytes (up to a block, none absorbed) at TAILS[i], OUTLEN
-	 * bytes of digest into OUT[i].  False, having written nothing, where
-	 * the kernel or OUTLEN does not allow it: then each input goes on
-	 * through lane_resume, update and final. */
-	bool (*lanes_final)(const struct fh_kernel *multi,
-			    const void *const *states,
-			    const uint8_t *const *tails, const size_t *lens,
+	 * it (fh_lanes_final packs them): STATES the states of all MULTI's
+	 * lanes end to end, each after its input's blocks; BLOCKS[i] its
+	 * last LENS[i] bytes (up to a block, none absorbed), zero-padded to
+	 * a block; the lanes past N repeat the first input.  OUTLEN bytes of
+	 * each of the N digests into OUT[i].  False, having written nothing,
+	 * where the kernel or OUTLEN does not allow it: then each input goes
+	 * on through lane_resume, update and final. */
+	bool (*lanes_final)(const struct fh_kernel *multi, void *states,
+			    const uint8_t *const *blocks, const size_t *lens,
 			    size_t n, uint8_t *const *out, size_t outlen);
 	/* Families whose state is linear in the message (the CRCs), so that
 	 * slices of one input hash apart (lib/engine/slices.c): a slice

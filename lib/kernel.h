@@ -414,8 +414,11 @@ size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,
 void fh_lane_ctx(fh_ctx *ctx, const struct fh_algo *algo,
 		 const struct fh_kernel *kernel, size_t outlen,
 		 const void *state, uint64_t absorbed);
-/* The family's lanes_final (fh_family_ops) where it has one: false
- * where it has none or declines. */
+/* The largest block of a family with a lanes_final (BLAKE2b's). */
+#define FH_LANES_FINAL_BLOCK 128
+/* The family's lanes_final (fh_family_ops) where it has one, for the
+ * states of N lanes (not end to end) and their last LENS[i] bytes at
+ * TAILS[i]: false where it has none or declines. */
 bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
 		    const void *const *states, const uint8_t *const *tails,
 		    const size_t *lens, size_t n, uint8_t *const *out,

@@ -410,6 +410,20 @@ static void raw_blake3_wide(const struct fh_kernel *k,
 	}
 }
 
+/* One block of LEN bytes into lane state ST by the portable compression
+ * function P, with FLAGS and CHUNK_START where the lane's chunk has no
+ * block before it. */
+static void b3_lane_block(const struct fh_kernel *p, struct fh_blake3_lane *st,
+			  const uint8_t *block, uint32_t len, uint32_t flags)
+{
+	uint32_t out[16];
+
+	fh_blake3_compress_of(p)(st->cv, block, len, 0,
+				 flags | (st->blocks ? 0 : 1), out);
+	memcpy(st->cv, out, 32);
+	st->blocks++;
+}
+
 /* A BLAKE3 multi-buffer kernel, lane by lane against the portable
  * compression function: each lane a different input at its own offset,
  * and a different count of its chunk's blocks already done (the first
@@ -429,15 +443,8 @@ static void multi_raw_blake3(const struct fh_kernel *k,
 		memcpy(got, want, sizeof got);
 		for (unsigned i = 0; i < k->lanes; i++) {
 			d[i] = src + (i * 1031 + nb) % (SRC_BYTES - 15 * 64);
-			for (size_t b = 0; b < nb; b++) {
-				uint32_t out[16];
-
-				fh_blake3_compress_of(p)(want[i].cv, d[i] + 64 * b, 64,
-							 0, want[i].blocks ? 0 : 1,
-							 out);
-				memcpy(want[i].cv, out, 32);
-				want[i].blocks++;
-			}
+			for (size_t b = 0; b < nb; b++)
+				b3_lane_block(p, &want[i], d[i] + 64 * b, 64, 0);
 		}
 		fh_blake3_lanes_of(k)(got, d, nb);
 		for (unsigned i = 0; i <= k->lanes; i++)
@@ -460,7 +467,6 @@ static void multi_raw_blake3(const struct fh_kernel *k,
 		memcpy(got, want, sizeof got);
 		for (unsigned i = 0; i < k->lanes; i++) {
 			uint8_t *b = blocks[i] + tu_rand_below(rng, 8);
-			uint32_t out[16];
 
 			lens[i] = (uint32_t)(round == 0 ? 0 : round == 1 ? 64
 					     : tu_rand_below(rng, 65));
@@ -468,11 +474,7 @@ static void multi_raw_blake3(const struct fh_kernel *k,
 			memcpy(b, src + (i * 877 + (size_t)round) % (SRC_BYTES - 64),
 			       lens[i]);
 			d[i] = b;
-			fh_blake3_compress_of(p)(want[i].cv, b, lens[i], 0,
-						 2 | 8 | (want[i].blocks ? 0 : 1),
-						 out);
-			memcpy(want[i].cv, out, 32);
-			want[i].blocks++;
+			b3_lane_block(p, &want[i], b, lens[i], 2 | 8); /* END, ROOT */
 		}
 		fh_blake3_roots_of(k)(got, d, lens);
 		for (unsigned i = 0; i <= k->lanes; i++)
