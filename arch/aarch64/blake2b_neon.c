@@ -187,10 +187,12 @@ static inline void load_msg(uint64x2_t *m, const uint8_t *const *data,
 #define L_STORE(p, x) vst1q_u64(p, x)
 #define L_LOAD_MSG(m, data, off) load_msg(m, data, off)
 #define FH_B2_LANES_FN blake2b_blocks_neonx2
+#define FH_B2_LAST_FN blake2b_last_neonx2
 #include "../blake2b_lanes.h"
 
 const struct fh_kernel fh_blake2b_neonx2 = {
 	.name = "blake2b-neonx2", .family = FH_FAMILY_BLAKE2B, .lanes = 2,
 	.features = FH_CPU_ARM_ASIMD,
 	.blocks_xn = FH_KERNEL_FN(fh_blake2b_blocks_xn_fn, blake2b_blocks_neonx2),
+	.tree = FH_KERNEL_FN(fh_blake2b_last_xn_fn, blake2b_last_neonx2),
 };
