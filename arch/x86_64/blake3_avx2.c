@@ -69,8 +69,17 @@ void fh_blake3_chunks_avx2(const uint32_t key[8], const uint8_t *data,
 {
 	for (; n >= 8; n -= 8, data += 8 * 1024, counter += 8, cvs += 8)
 		avx2_chunks_n(key, data, counter, flags, cvs);
-	if (n)
+	if (n > 4) {
+		/* 5 to 7: eight lanes with some idle, not four and four. */
+		const uint8_t *p[8];
+
+		for (size_t i = 0; i < n; i++)
+			p[i] = data + i * 1024;
+		avx2_hash_some(p, n, 16, key, counter, 1, flags, B3_CHUNK_START,
+			       B3_CHUNK_END, cvs);
+	} else if (n) {
 		fh_blake3_chunks_sse41(key, data, n, counter, flags, cvs);
+	}
 }
 
 void fh_blake3_parents_avx2(const uint32_t key[8],
