@@ -331,11 +331,12 @@ static void update(fh_ctx *ctx, const uint8_t *p, size_t len)
 			 * Subtrees of 8, 4, 2 and 1 chunks took four calls of
 			 * ever narrower kernels; on /usr/include's files, most
 			 * of 1 to 64 KiB, those were a third of the CPU time. */
-			uint64_t few = FEW_CHUNKS - counter % FEW_CHUNKS;
+			uint64_t few = (1ull << level) < FEW_CHUNKS
+					       ? FEW_CHUNKS - counter % FEW_CHUNKS : 0;
 
 			if (few > (len - 1) / CHUNK)
 				few = (len - 1) / CHUNK;
-			if ((1ull << level) < FEW_CHUNKS && few >= 2) {
+			if (few >= 2) {
 				uint32_t cvs[FEW_CHUNKS][8];
 
 				fh_blake3_chunks_of(ctx->kernel)(
@@ -512,21 +513,18 @@ static void lane_resume(fh_ctx *ctx, const void *state, uint64_t absorbed)
 }
 
 /* Inputs that end in the lanes: their last blocks, the roots, in one
- * call of the kernel's `tree`.  The root's first 32 bytes only: a longer
- * output is the XOF's, left to final. */
-static bool lanes_final(const struct fh_kernel *multi, void *states,
+ * call of the kernel's `tree`.  The root's first 32 bytes only
+ * (lanes_final_most): a longer output is the XOF's, left to final. */
+static void lanes_final(const struct fh_kernel *multi, void *states,
 			const uint8_t *const *blocks, const size_t *lens,
 			size_t n, uint8_t *const *out, size_t outlen)
 {
-	fh_blake3_roots_fn *roots = fh_blake3_roots_of(multi);
 	struct fh_blake3_lane *st = states;
 	uint32_t len[FH_MAX_LANES];
 
-	if (!roots || outlen > 32)
-		return false;
 	for (size_t i = 0; i < multi->lanes; i++)
 		len[i] = (uint32_t)lens[i];
-	roots(st, blocks, len);
+	fh_blake3_roots_of(multi)(st, blocks, len);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t d[32];
 
@@ -534,7 +532,6 @@ static bool lanes_final(const struct fh_kernel *multi, void *states,
 			fh_store32le(d + 4 * w, st[i].cv[w]);
 		memcpy(out[i], d, outlen);
 	}
-	return true;
 }
 
 const struct fh_family_ops fh_blake3_ops = {
@@ -543,7 +540,7 @@ const struct fh_family_ops fh_blake3_ops = {
 	.start = start, .blocks_xn = blocks_xn, .init = init, .update = update,
 	.final = final, .params = params,
 	.lane_max = CHUNK, .lane_resume = lane_resume,
-	.lanes_final = lanes_final,
+	.lanes_final = lanes_final, .lanes_final_most = 32,
 };
 
 /* The pieces of blake3.h, for the engine's teams. */

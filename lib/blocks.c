@@ -90,7 +90,8 @@ uint64_t fh_lane_max(const struct fh_algo *algo)
 }
 
 /* The lanes' states end to end and their last blocks zero-padded, the
- * spare lanes given the first input's, as lanes_final takes them. */
+ * spare lanes given the first input's, as lanes_final takes them; what
+ * it cannot take is declined before any of it is copied. */
 bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
 		    const void *const *states, const uint8_t *const *tails,
 		    const size_t *lens, size_t n, uint8_t *const *out,
@@ -103,8 +104,8 @@ bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
 	const uint8_t *p[FH_MAX_LANES];
 	size_t len[FH_MAX_LANES];
 
-	if (!ops->lanes_final || n == 0 || n > multi->lanes ||
-	    block > FH_LANES_FINAL_BLOCK)
+	if (!ops->lanes_final || !multi->tree || n == 0 || n > multi->lanes ||
+	    outlen > ops->lanes_final_most || block > FH_LANES_FINAL_BLOCK)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (lens[i] > block)
@@ -120,7 +121,8 @@ bool fh_lanes_final(const struct fh_kernel *multi, const struct fh_algo *algo,
 		p[i] = blocks[j];
 		len[i] = lens[j];
 	}
-	return ops->lanes_final(multi, st, p, len, n, out, outlen);
+	ops->lanes_final(multi, st, p, len, n, out, outlen);
+	return true;
 }
 
 size_t fh_lane_blocks(const struct fh_algo *algo, size_t have,

@@ -75,16 +75,18 @@ struct fh_family_ops {
 	void (*lane_resume)(fh_ctx *ctx, const void *state, uint64_t absorbed);
 	/* Optional: the digests of N inputs that end in lanes of the
 	 * multi-buffer kernel MULTI (N at most its lanes), in one call of
-	 * it (fh_lanes_final packs them): STATES the states of all MULTI's
-	 * lanes end to end, each after its input's blocks; BLOCKS[i] its
-	 * last LENS[i] bytes (up to a block, none absorbed), zero-padded to
-	 * a block; the lanes past N repeat the first input.  OUTLEN bytes of
-	 * each of the N digests into OUT[i].  False, having written nothing,
-	 * where the kernel or OUTLEN does not allow it: then each input goes
-	 * on through lane_resume, update and final. */
-	bool (*lanes_final)(const struct fh_kernel *multi, void *states,
+	 * its `tree` (fh_lanes_final packs them, and calls this only where
+	 * MULTI has a `tree` and OUTLEN is at most LANES_FINAL_MOST):
+	 * STATES the states of all MULTI's lanes end to end, each after its
+	 * input's blocks; BLOCKS[i] its last LENS[i] bytes (up to a block,
+	 * none absorbed), zero-padded to a block; the lanes past N repeat
+	 * the first input.  OUTLEN bytes of each of the N digests into
+	 * OUT[i].  Other inputs go on through lane_resume, update and
+	 * final. */
+	void (*lanes_final)(const struct fh_kernel *multi, void *states,
 			    const uint8_t *const *blocks, const size_t *lens,
 			    size_t n, uint8_t *const *out, size_t outlen);
+	size_t lanes_final_most;
 	/* Families whose state is linear in the message (the CRCs), so that
 	 * slices of one input hash apart (lib/engine/slices.c): a slice
 	 * after the first starts from a zeroed state; combine makes STATE,
