@@ -112,21 +112,21 @@ void fh_cli_set_form(struct cli *c, enum fh_line_form form)
 
 /* -l BITS as cksum 9.8 reads it: a decimal number, blanks before it
  * allowed, no sign but '+'; one too large for the type is its largest
- * value, which no algorithm takes, so it gets the message of any other
- * length that does not fit. */
-void fh_cli_apply_length(struct cli *c, const char *arg)
+ * value (*TOO_BIG set), which no algorithm takes, so it gets the message
+ * of any other length that does not fit.  Anything else: GNU's message,
+ * and the run ends. */
+unsigned long long fh_cli_length_bits(const char *arg, bool *too_big)
 {
 	const char *digits = arg;
-	char *end, list[256];
+	char *end;
 	unsigned long long bits;
 
 	while (isspace((unsigned char)*digits))
 		digits++;
 	errno = 0;
 	bits = strtoull(arg, &end, 10);
-	bool too_big = errno == ERANGE;
-
-	if (too_big)
+	*too_big = errno == ERANGE;
+	if (*too_big)
 		bits = ULLONG_MAX;
 	else if (errno)
 		end = (char *)arg;
@@ -134,6 +134,15 @@ void fh_cli_apply_length(struct cli *c, const char *arg)
 		fh_error(0, "invalid length: %s", fh_quote(arg));
 		exit(fh_usage_status);
 	}
+	return bits;
+}
+
+void fh_cli_apply_length(struct cli *c, const char *arg)
+{
+	char list[256];
+	bool too_big;
+	unsigned long long bits = fh_cli_length_bits(arg, &too_big);
+
 	if (!c->algo && !c->group) {
 		length_names(list, sizeof list);
 		fh_error(0, "--length is only supported with --algorithm=%s", list);

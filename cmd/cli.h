@@ -251,6 +251,7 @@ extern enum fh_line_form fh_gnu_form;
 
 /* The table of algorithms as the command reads it (algorithms.c).
  * set_algorithm: -a NAME, or a usage error listing the names.
+ * length_bits: -l's number, or GNU's message for one that is none.
  * apply_length: -l ARG once the algorithm is known, or a usage error in
  * GNU cksum's words.  check_group: false, having said so, when -a named a
  * group that no -l sized.  algorithm_of_program: sets C's algorithm from
@@ -260,6 +261,7 @@ extern enum fh_line_form fh_gnu_form;
 void fh_cli_set_algorithm(struct cli *c, const char *name);
 /* The first algorithm of the table whose lines are of FORM (sum's -r, -s). */
 void fh_cli_set_form(struct cli *c, enum fh_line_form form);
+unsigned long long fh_cli_length_bits(const char *arg, bool *too_big);
 void fh_cli_apply_length(struct cli *c, const char *arg);
 bool fh_cli_check_group(const struct cli *c);
 bool fh_cli_algorithm_of_program(struct cli *c);

@@ -454,7 +454,22 @@ static void take_program_option(int opt, struct cli *c, struct args *a)
 		a->algorithm = true;
 		break;
 	case 'b': case 't': usage_error(NULL, NULL); break;
-	case 'l': a->length = optarg; break;
+	case 'l': {
+		/* cksum 9.1 checks the number where it stands among the
+		 * options, whatever the algorithm; 0 is no -l at all. */
+		bool too_big;
+		unsigned long long bits = fh_cli_length_bits(optarg, &too_big);
+
+		if (too_big || bits % 8) {
+			fh_error(too_big ? EOVERFLOW : 0, "invalid length: %s",
+				 fh_quote(optarg));
+			if (!too_big)
+				fh_error(0, "length is not a multiple of 8");
+			exit(EXIT_FAILURE);
+		}
+		a->length = bits ? optarg : NULL;
+		break;
+	}
 	case OPT_DEBUG: c->cksum_debug = true; break;
 	default: take_option(opt, c, a); break;
 	}
@@ -701,9 +716,10 @@ static int check(struct cli *c, struct args *a, uint64_t *max_bytes, double *max
 		c->algo = fh_algo_get(FH_CRC32B);
 		c->label = c->algo->tag;
 	}
-	/* cksum 9.1 takes -l for BLAKE2b (GNU's b2sum) alone. */
-	if (fh_gnu_form == FH_FORM_CKSUM && a->length &&
-	    !(c->algo && c->algo->xof && fh_algo_row(c->algo)->gnu_name)) {
+	/* cksum 9.1 takes -l for BLAKE2b alone; of the algorithms it lacks,
+	 * those with lengths take it too (sha2 and sha3, as cksum 9.8). */
+	if (fh_gnu_form == FH_FORM_CKSUM && a->length && !c->group &&
+	    !(c->algo && fh_algo_row(c->algo)->length == FH_LENGTH_XOF)) {
 		fh_error(0, "--length is only supported with --algorithm=blake2b");
 		exit(EXIT_FAILURE);
 	}

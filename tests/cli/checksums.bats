@@ -64,6 +64,15 @@ cksum -t nine
 cksum -r nine
 cksum --b nine
 cksum -l 8 nine
+cksum -l 0 nine
+cksum -a md5 -l 0 nine
+cksum -a blake2b -l 0 nine
+cksum -l 7 nine
+cksum -a md5 -l 12 nine
+cksum -l 12 -a bogus nine
+cksum -l x nine
+cksum -l -8 nine
+cksum -l 99999999999999999999 nine
 cksum -a sm3 nine hi empty big
 cksum -a sm3 < big
 cksum -a sm3 --untagged -z nine $'new\nline'
@@ -189,6 +198,25 @@ big: OK" "PROG: WARNING: 1 computed checksum did NOT match"
 		[ "$status" = 0 ] || fail "$l: -c of the updated list: $output"
 		cd ..
 	done
+}
+
+@test "as cksum, -l sizes the algorithms GNU 9.1 lacks that have lengths (sha2 and sha3 as cksum 9.8, blake3, shake), and only those" {
+	local dir
+	dir=$(dirname "$(link_path cksum)")
+	want=$(python3 -c 'import hashlib; d=open("nine","rb").read(); print(hashlib.sha3_256(d).hexdigest(), hashlib.sha384(d).hexdigest(), hashlib.shake_128(d).hexdigest(16))')
+	read -r s3 s384 shake <<<"$want"
+	capture got env PATH="$dir:$PATH" cksum -a sha3 -l 256 nine
+	expect "sha3 -l 256" 0 "SHA3-256 (nine) = $s3" ""
+	capture got env PATH="$dir:$PATH" cksum -a sha2 -l 384 nine
+	expect "sha2 -l 384" 0 "SHA384 (nine) = $s384" ""
+	capture got env PATH="$dir:$PATH" cksum -a shake128 -l 128 nine
+	expect "shake128 -l 128" 0 "SHAKE128-128 (nine) = $shake" ""
+	capture got env PATH="$dir:$PATH" cksum -a sha3 nine
+	expect "sha3 without -l" 1 "" "cksum: --algorithm=sha3 requires specifying --length 224, 256, 384, or 512"
+	capture got env PATH="$dir:$PATH" cksum -a sha3 -l 0 nine
+	expect "sha3 -l 0" 1 "" "cksum: --algorithm=sha3 requires specifying --length 224, 256, 384, or 512"
+	capture got env PATH="$dir:$PATH" cksum -a crc32b -l 32 nine
+	expect "crc32b -l 32" 1 "" "cksum: --length is only supported with --algorithm=blake2b"
 }
 
 @test "-a crc, bsd and sysv under fhsum's own name print cksum's and sum's lines, and -c reads them back" {
