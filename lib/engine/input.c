@@ -80,6 +80,8 @@ int fh_input_open(const char *path, struct fh_input *in, _Atomic int *count)
 		return err;
 	}
 	describe(in, &st);
+	if (in->fifo)
+		fh_os_widen_pipe(in->fd);
 	return 0;
 }
 
@@ -90,6 +92,8 @@ void fh_input_stdin(struct fh_input *in)
 	*in = (struct fh_input){ .fd = STDIN_FILENO, .is_stdin = true };
 	if (fstat(STDIN_FILENO, &st) == 0)
 		describe(in, &st);
+	if (in->fifo)
+		fh_os_widen_pipe(in->fd);
 }
 
 void fh_input_close(struct fh_input *in)

@@ -43,6 +43,14 @@ void fh_os_read_ahead(int fd, off_t off, off_t len);
 /* FD will be read in order to its end: read ahead generously. */
 void fh_os_read_sequential(int fd);
 
+/* Gives the pipe FD reads from a buffer of FH_PIPE_SIZE bytes where it
+ * has less and the system lets it grow (Linux's F_SETPIPE_SZ; elsewhere
+ * nothing): the writer then hands over many blocks between two wake-ups
+ * of the reader, not one.  Only a hint: a refusal (the user's share of
+ * pipe memory spent) changes nothing. */
+#define FH_PIPE_SIZE (1 << 20)
+void fh_os_widen_pipe(int fd);
+
 /* Faults in the LEN bytes of the mapping at P (page-aligned) ahead of
  * their use, waiting for them: 0, or an errno value (EFAULT where a page
  * could not be read, ENOSYS where the system has no such call).  Only a

@@ -125,6 +125,14 @@ void fh_os_read_sequential(int fd)
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
+void fh_os_widen_pipe(int fd)
+{
+	int size = fcntl(fd, F_GETPIPE_SZ);
+
+	if (size >= 0 && size < FH_PIPE_SIZE)
+		(void)fcntl(fd, F_SETPIPE_SZ, FH_PIPE_SIZE);
+}
+
 /* Whether MADV_POPULATE_READ works (Linux 5.14; EINVAL before). */
 static _Atomic bool populate_works = true;
 

@@ -119,6 +119,11 @@ void fh_os_read_sequential(int fd)
 #endif
 }
 
+void fh_os_widen_pipe(int fd)
+{
+	(void)fd;
+}
+
 int fh_os_populate(void *p, size_t len)
 {
 	/* Start the reads; the hashing thread's accesses wait for them and

@@ -14,7 +14,10 @@
 # 1 KiB), sparse (a 16 GiB sparse file), names (1,000,000 names through
 # --files0-from), startup (/dev/null), dpkg (every /var/lib/dpkg/info/
 # *.md5sums checked from /, as `md5sum -c` would: the installed system,
-# MD5 whatever -a says).  Default: all but dpkg.
+# MD5 whatever -a says), pipe (the big file through a pipe, `cat big |`,
+# as a download or an archive's output arrives; beside the programs,
+# `cat big | cat`, bytes through a pipe of the default size and
+# nothing hashed).  Default: all but dpkg and pipe.
 #
 # -B adds, beside each fhsum row of the default options, the same command
 # run by another fhsum binary, labelled LABEL: another build of this tree
@@ -116,7 +119,7 @@ PY
 
 prepare() {
 	case $1 in
-	big) [ -f "$data/big" ] || head -c $((1 << 30)) /dev/urandom >"$data/big" ;;
+	big | pipe) [ -f "$data/big" ] || head -c $((1 << 30)) /dev/urandom >"$data/big" ;;
 	medium) make_files "$data/medium" 4096 131072 ;;
 	small | names) make_files "$data/small" 100000 1024 ;;
 	sparse) [ -f "$data/sparse" ] || truncate -s 16G "$data/sparse" ;;
@@ -233,6 +236,13 @@ bench() {
 		add "md5sum -c --quiet" "cd / && md5sum -c --quiet '$data/dpkg.sums'"
 		ceiling "$data/dpkg.list" /
 		warm_up "$readceil" 32 "$data/dpkg.list"
+		;;
+	pipe)
+		add_fh "cat big | fhsum -a $algo" "cat '$data/big' | $fhsum -a $algo"
+		[ -n "$gnu" ] && add "cat big | $gnu" "cat '$data/big' | $gnu"
+		have b3sum && add "cat big | b3sum (BLAKE3)" "cat '$data/big' | b3sum"
+		add "cat big | cat" "cat '$data/big' | cat"
+		warm_up cat "$data/big"
 		;;
 	sparse)
 		add_fh "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"

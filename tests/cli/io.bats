@@ -190,3 +190,43 @@ PY
 	diff -u ref.out got.out
 	read_order trace "${names[@]}" || fail "depth 1 read files together"
 }
+
+@test "io: a pipe on standard input and a FIFO operand are given a 1 MiB buffer (Linux), their bytes hashed as md5sum hashes them" {
+	python3 -c 'import fcntl; fcntl.F_GETPIPE_SZ' 2>/dev/null ||
+		skip "no F_GETPIPE_SZ here (Linux, Python 3.10+)"
+	[ "$(cat /proc/sys/fs/pipe-max-size)" -ge 1048576 ] ||
+		skip "pipe-max-size is under 1 MiB"
+	mkfifo fifo
+	# The writer waits, with its data half written, until the reader has
+	# widened the pipe, then reports the size it saw and writes the rest.
+	cat >writer.py <<'PY'
+import fcntl, os, sys, time
+fd = int(sys.argv[1]) if sys.argv[1].isdigit() else os.open(sys.argv[1], os.O_WRONLY)
+data = bytes(i % 251 for i in range(3 << 20))
+os.write(fd, data[:1000])
+size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+end = time.time() + 10
+while size < (1 << 20) and time.time() < end:
+    time.sleep(0.01)
+    size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+view = memoryview(data)[1000:]
+while view:
+    view = view[os.write(fd, view):]
+os.close(fd)
+open(sys.argv[2], "w").write(str(size))
+PY
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes(i % 251 for i in range(3 << 20)))' >data
+	want=$(md5sum <data | cut -c1-32)
+
+	# Standard input: the pipe of a shell pipeline.
+	python3 writer.py 1 stdin.size | "$FHSUM" -a md5 >got.out
+	[ "$(cat got.out)" = "$want  -" ] || fail "stdin digest" "$(cat got.out)"
+	[ "$(cat stdin.size)" = 1048576 ] || fail "stdin pipe size $(cat stdin.size)"
+
+	# A FIFO named on the command line.
+	python3 writer.py fifo fifo.size &
+	"$FHSUM" -a md5 fifo >got.out
+	wait $!
+	[ "$(cat got.out)" = "$want  fifo" ] || fail "fifo digest" "$(cat got.out)"
+	[ "$(cat fifo.size)" = 1048576 ] || fail "fifo pipe size $(cat fifo.size)"
+}
