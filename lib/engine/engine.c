@@ -217,6 +217,13 @@ static void hash_here(struct fh_engine *e, struct fh_reader *r,
 	if (fh_slot_state(s) == FH_SLOT_STDIN) {
 		fh_input_stdin(&in);
 		atomic_store(&s->state, FH_SLOT_BUSY);
+		/* A large file on standard input (`fhsum < big`) is hashed
+		 * by a team, as it is when named, when it is the last input
+		 * (hand_back produced every job it could first). */
+		bool others = atomic_load(&e->tail) > e->head + 1 ||
+			      !atomic_load(&e->finished);
+
+		r->kt_threads = others || !e->workers ? 1 : e->workers;
 		s->job.err = fh_input_hash_job(r, &in, &s->job);
 		atomic_fetch_add(&e->files_done, 1);
 		atomic_store_explicit(&s->state, FH_SLOT_DONE,
@@ -429,9 +436,11 @@ static bool hand_back(struct run *run, uint64_t tail)
 	int st = fh_slot_state(s);
 
 	if (st == FH_SLOT_STDIN) {
-		/* With progress, the jobs after it are produced first while
-		 * the ring has room, so that the totals drawn are whole. */
-		if (run->opts->tick && !atomic_load(&e->finished) &&
+		/* The jobs after it are produced first while the ring has
+		 * room: the workers start on them meanwhile, the totals drawn
+		 * with progress are whole, and a lone large file on standard
+		 * input is known to be alone (hash_here gives it a team). */
+		if (!atomic_load(&e->finished) &&
 		    tail - e->head < e->nslots && e->held < FH_RING_BYTES)
 			return false;
 		if (run->opts->tick)
