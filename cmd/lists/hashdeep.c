@@ -98,6 +98,8 @@ static enum fh_line_kind columns_line(struct fh_hashdeep *h, const char *line, s
 		return FH_LINE_BAD;
 	}
 	h->cand.n = h->nknown;
+	for (size_t i = 0; i < FH_CAND_MAX; i++)
+		h->cand.order[i] = (uint8_t)i;
 	atomic_init(&h->cand.verdict, NULL);
 	memcpy(h->line, line, len);
 	h->linelen = len;

@@ -29,6 +29,32 @@ size_t fh_settle_algos(size_t outlen, const struct fh_algo **out)
 	return n;
 }
 
+/* The order a large file tries the N algorithms ALGOS of one length's
+ * untagged digests in (fh_candidates.order): the cheap before the
+ * common, where the cheap one costs a small part of the common one
+ * (BLAKE3 before SHA-256, XXH128 before MD5), then the common (GNU's
+ * programs'), then the rest (SHA-3's, which few lists use untagged) as
+ * the table has them. */
+static void try_order(const struct fh_algo *const *algos, size_t n, uint8_t *order)
+{
+	static const char *const first[] = {
+		"xxh128", "md5", "sha1", "sha224", "blake3", "sha256",
+		"sha384", "sha512", "blake2b", "xxh64", "xxh32",
+	};
+	bool taken[FH_CAND_MAX] = { false };
+	size_t k = 0;
+
+	for (size_t f = 0; f < sizeof first / sizeof *first; f++)
+		for (size_t i = 0; i < n; i++)
+			if (!taken[i] && strcmp(algos[i]->name, first[f]) == 0) {
+				taken[i] = true;
+				order[k++] = (uint8_t)i;
+			}
+	for (size_t i = 0; i < n; i++)
+		if (!taken[i])
+			order[k++] = (uint8_t)i;
+}
+
 void fh_settle_init(struct fh_settle *s, const struct cli *c)
 {
 	memset(s, 0, sizeof *s);
@@ -50,6 +76,7 @@ struct fh_candidates *fh_settle_for(struct fh_settle *s, size_t outlen, bool **p
 		struct fh_candidates *k = &s->cand[s->n];
 
 		k->n = n;
+		try_order(algos, n, k->order);
 		for (size_t j = 0; j < n; j++) {
 			struct fh_job job = { .algo = algos[j] };
 

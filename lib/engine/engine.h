@@ -94,6 +94,12 @@ struct fh_engine_opts {
  * of their digests, which each fill from its start. */
 struct fh_candidates {
 	size_t n;                                /* 2..FH_CAND_MAX */
+	/* The candidates' indices in the order a large file tries them one
+	 * at a time (each by the usual path, mapped and on a team where it
+	 * has one), until one gives the digest listed: the cheap and the
+	 * common first (BLAKE3, then SHA-256, then SHA3-256 of 64 hex
+	 * digits).  All zeros: the candidates' own order. */
+	uint8_t order[FH_CAND_MAX];
 	const struct fh_algo *algo[FH_CAND_MAX];
 	const struct fh_kernel *kernel[FH_CAND_MAX]; /* single stream */
 	_Atomic(const struct fh_algo *) verdict;

@@ -299,15 +299,17 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 }
 
 /* A candidate job (fh_job.cand) whose verdict is not known: IN read once
- * into a context per candidate, those the verdict rules out dropped as
- * soon as it is known, so that a large file pays for the others only
- * until a smaller one has settled the list.  D receives each candidate's
- * digest (OUTLEN bytes apart, each of its algorithm's length); LIVE says
- * which were finished. */
+ * into a context per candidate, those the verdict
+ * rules out dropped as soon as it is known, so that a large file pays
+ * for the others only until a smaller one has settled the list.  V: the
+ * verdict already known, or NULL.  D receives each candidate's digest
+ * (OUTLEN bytes apart, each of its algorithm's length); LIVE says which
+ * were finished, *SETTLED the verdict that chose them (V, or one known
+ * while IN was read), else NULL. */
 static int hash_cands(struct fh_reader *r, struct fh_input *in,
 		      const struct fh_candidates *c, const struct fh_algo *v,
-		      size_t outlen, uint8_t *d, bool *live, size_t *alive,
-		      uint64_t *size)
+		      size_t outlen, uint8_t *d, bool *live,
+		      const struct fh_algo **settled, uint64_t *size)
 {
 	fh_ctx ctx[FH_CAND_MAX];
 	size_t left = 0;
@@ -334,17 +336,16 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 				fh_update(&ctx[i], r->buf, (size_t)n);
 		*size += (uint64_t)n;
 		fh_meter_add(r->meter, (uint64_t)n);
-		if (left > 1 && (v = atomic_load_explicit(&c->verdict,
-							  memory_order_acquire))) {
+		if (!v && (v = atomic_load_explicit(&c->verdict,
+						    memory_order_acquire))) {
 			for (size_t i = 0; i < c->n; i++)
-				live[i] = c->algo[i] == v;
-			left = 1;
+				live[i] = live[i] && c->algo[i] == v;
 		}
 		if (eof)
 			break;
 	}
+	*settled = v;
 	err = fh_input_check_end(in, *size);
-	*alive = left;
 	for (size_t i = 0; i < c->n && !err; i++)
 		if (live[i])
 			fh_final(&ctx[i], d + i * outlen,
@@ -361,6 +362,82 @@ static int cand_index(const struct fh_candidates *c, const struct fh_algo *algo)
 	return 0;
 }
 
+/* Below this size a candidate job reads its file once for every
+ * candidate at once; from it on, once a candidate (one_by_one). */
+#define FH_CAND_ALONE_MIN (4u << 20)
+
+/* Lists of one algorithm are the rule, and a length's lists mostly use
+ * one of its candidates.  So a large file is hashed with one candidate
+ * at a time, in C->order, each by the usual path (mapped, on a team
+ * where the algorithm has one), on a descriptor of its own, until one
+ * gives the digest listed (or is the verdict, known meanwhile): it is
+ * then the job's, and the verdict (1).  When none does, D holds every
+ * candidate's digest (1 too, J->chosen -1).  -1: not tried, or given up
+ * for want of a descriptor (IN open at the file's start), or an error in
+ * *ERR (IN closed). */
+static int one_by_one(struct fh_reader *r, struct fh_input *in,
+		      struct fh_job *j, uint8_t *d, int *err)
+{
+	const struct fh_candidates *c = j->cand;
+	bool done[FH_CAND_MAX] = { false };
+
+	if (!j->expect || !in->regular || in->is_stdin ||
+	    in->size < FH_CAND_ALONE_MIN)
+		return -1;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct fh_algo *v = atomic_load_explicit(&c->verdict,
+							       memory_order_acquire);
+		size_t i = c->order[k];
+
+		if (v) {
+			/* Settled by another file meanwhile: its digest. */
+			i = (size_t)cand_index(c, v);
+			if (done[i])
+				goto chosen;
+		}
+		bool last = k + 1 == c->n || v;
+		int again = last ? -1 : fcntl(in->fd, F_DUPFD_CLOEXEC, 0);
+
+		/* No descriptor to spare: IN, at the file's start, is read
+		 * once for every candidate (the caller's way). */
+		if (!last && again < 0)
+			return -1;
+		struct fh_input next = *in;
+
+		*err = fh_input_hash(r, in, c->algo[i], c->kernel[i], NULL, NULL,
+				     d + i * j->outlen, j->outlen, &j->size);
+		if (!*err && !last && lseek(again, 0, SEEK_SET) != 0)
+			*err = errno;
+		if (*err) {
+			if (again >= 0)
+				fh_os_close(again);
+			return -1;
+		}
+		done[i] = true;
+		if (v || memcmp(d + i * j->outlen, j->expect, j->outlen) == 0) {
+			const struct fh_algo *none = NULL;
+
+			if (again >= 0)
+				fh_os_close(again);
+			atomic_compare_exchange_strong(&c->verdict, &none, c->algo[i]);
+chosen:
+			j->chosen = (int)i;
+			j->algo = c->algo[i];
+			memcpy(j->digest, d + i * j->outlen, j->outlen);
+			return 1;
+		}
+		if (last)
+			break;
+		next.fd = again;
+		next.counted = NULL;
+		*in = next;
+	}
+	/* None matched, and no verdict: every digest, ALGO the first. */
+	j->algo = c->algo[0];
+	memcpy(j->digest, d, c->n * j->outlen);
+	return 1;
+}
+
 int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 		      struct fh_job *j)
 {
@@ -368,7 +445,7 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 	const struct fh_algo *v;
 	uint8_t d[FH_CAND_MAX * FH_MAX_DIGEST];
 	bool live[FH_CAND_MAX];
-	int err;
+	int err = 0;
 
 	j->chosen = -1;
 	if (!c)
@@ -382,19 +459,18 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 		return fh_input_hash(r, in, v, c->kernel[j->chosen], NULL,
 				     NULL, j->digest, j->outlen, &j->size);
 	}
-	size_t alive;
-
-	err = hash_cands(r, in, c, NULL, j->outlen, d, live, &alive, &j->size);
+	if (one_by_one(r, in, j, d, &err) == 1 || err)
+		return err;
+	err = hash_cands(r, in, c, NULL, j->outlen, d, live, &v, &j->size);
+	if (!err && v) {
+		/* The verdict chose while the file was read: its digest. */
+		j->chosen = cand_index(c, v);
+	}
 	for (size_t i = 0; i < c->n && !err && j->chosen < 0; i++) {
 		const struct fh_algo *none = NULL;
 
-		if (!live[i])
-			continue;
-		/* The one left alive is the verdict's; else the one matching. */
-		if (alive == 1) {
-			j->chosen = (int)i;
-		} else if (j->expect &&
-			   memcmp(d + i * j->outlen, j->expect, j->outlen) == 0) {
+		if (live[i] && j->expect &&
+		    memcmp(d + i * j->outlen, j->expect, j->outlen) == 0) {
 			j->chosen = (int)i;
 			atomic_compare_exchange_strong(&c->verdict, &none, c->algo[i]);
 		}

@@ -176,6 +176,23 @@ int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 	return err ? err : watch(s, in);
 }
 
+/* Whether inputs wait to be hashed after the ones taken: slots not yet
+ * claimed that are not markers or done (a few looked at; past them,
+ * yes).  A list's end marker after its last line is no input: the last
+ * large file still gets a team. */
+static bool inputs_wait(struct fh_engine *e)
+{
+	uint64_t claim = atomic_load(&e->claim), tail = atomic_load(&e->tail);
+
+	for (uint64_t i = claim; i < tail; i++) {
+		if (i - claim == 8)
+			return true;
+		if (fh_slot_state(fh_slot_at(e, i)) != FH_SLOT_DONE)
+			return true;
+	}
+	return false;
+}
+
 /* Hashes slot S (INDEX), whose input IN is open, on the single-stream
  * kernel, or starts it in the lanes: when other inputs WAIT to share
  * them (or the multi-buffer kernel was forced), and at depth 1 only a
@@ -188,7 +205,7 @@ void fh_slot_hash(struct fh_engine *e, struct fh_reader *r,
 
 	/* KT128/KT256 take no lanes of others: one input's own leaves fill
 	 * them, and threads join a large one when nothing else waits. */
-	r->kt_threads = waiting || fh_claimable(e) ? 1 : e->workers;
+	r->kt_threads = waiting || inputs_wait(e) ? 1 : e->workers;
 	if (lanes && !j->cand && !j->key && !j->algo->cv_bytes && in->regular &&
 	    fh_lanes_room(lanes, j) &&
 	    (waiting || j->multi_only || fh_lanes_busy(lanes)) &&

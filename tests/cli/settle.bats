@@ -208,6 +208,47 @@ PY
 	done
 }
 
+@test "settle: a large file of an untagged list is hashed with one candidate at a time, the cheap and the common first, until one matches" {
+	command -v b3sum >/dev/null && command -v b2sum >/dev/null || skip "b3sum and b2sum (oracles) not installed"
+	# 5 MiB: past the size from which the common algorithm goes first.
+	head -c 5242880 /dev/urandom >big
+	sha256sum big >S; sha512sum big >S512; md5sum big >M; b3sum big >B; b2sum big >B2
+	python3 - big >T <<'PY'
+import hashlib, sys
+print(hashlib.sha3_256(open(sys.argv[1], "rb").read()).hexdigest() + "  " + sys.argv[1])
+PY
+	for l in S S512 M B B2 T; do
+		run fhsum -c "$l"
+		[ "$status" = 0 ] && [ "$output" = "big: OK" ] || fail "$l: $status: $output"
+	done
+	# The verdict a large file shows holds for the small files after it.
+	printf 'a\n' >a
+	b3sum big a >B3
+	run fhsum -c B3
+	[ "$status" = 0 ] && [ "$output" = $'big: OK\na: OK' ] || fail "B3: $status: $output"
+	cp big saved
+	printf 'X' | dd of=big bs=1 seek=4000000 conv=notrunc 2>/dev/null
+	for l in S B T; do
+		run fhsum -c "$l"
+		[ "$status" = 1 ] && [[ $output == "big: FAILED"* ]] || fail "$l, changed: $status: $output"
+	done
+	cp saved big
+	# Reads: one candidate a pass, cheap and common first (BLAKE3, then
+	# SHA-256, then SHA3-256), each pass read whole where windows are
+	# read, and nothing read where they are mapped.
+	command -v strace >/dev/null || skip "strace not installed"
+	[ -z "${FHSUM_WRAPPER-}" ] || skip "traces the native binary"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	passes() { # FEED LIST: the file's bytes read, in passes over it
+		FHSUM_FEED=$1 strace -f -qq -e trace=read,pread64,readv,preadv,preadv2 -e signal=none -o trace "$FHSUM" -c "$2" >/dev/null 2>&1 || :
+		awk '/(read|readv|pread64|preadv|preadv2)(\(| resumed)/ && $(NF - 1) == "=" { n = $NF; if (n ~ /^[0-9]+$/) t += n } END { print int(t / 5242880) }' trace
+	}
+	[ "$(passes read B)" = 1 ] || fail "BLAKE3 list: $(passes read B) passes, want 1"
+	[ "$(passes read S)" = 2 ] || fail "SHA-256 list: $(passes read S) passes, want 2"
+	[ "$(passes read T)" = 3 ] || fail "SHA3-256 list: $(passes read T) passes, want 3"
+	[ "$(passes map T)" = 0 ] || fail "SHA3-256 list, mapped: $(passes map T) passes read, want 0"
+}
+
 @test "settle: --update of a file named as an operand accepts its content, DAMAGED or not" {
 	printf 'good\n' >x
 	fhsum -a md5 --meta x >L
