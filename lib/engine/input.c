@@ -378,7 +378,7 @@ static int cand_index(const struct fh_candidates *c, const struct fh_algo *algo)
 static int one_by_one(struct fh_reader *r, struct fh_input *in,
 		      struct fh_job *j, uint8_t *d, int *err)
 {
-	const struct fh_candidates *c = j->cand;
+	struct fh_candidates *c = j->cand;
 	bool done[FH_CAND_MAX] = { false };
 
 	if (!j->expect || !in->regular || in->is_stdin ||
