@@ -392,8 +392,10 @@ static int one_by_one(struct fh_reader *r, struct fh_input *in,
 		if (v) {
 			/* Settled by another file meanwhile: its digest. */
 			i = (size_t)cand_index(c, v);
-			if (done[i])
+			if (done[i]) {
+				fh_input_close(in);
 				goto chosen;
+			}
 		}
 		bool last = k + 1 == c->n || v;
 		int again = last ? -1 : fcntl(in->fd, F_DUPFD_CLOEXEC, 0);
