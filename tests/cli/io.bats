@@ -196,6 +196,8 @@ PY
 		skip "no F_GETPIPE_SZ here (Linux, Python 3.10+)"
 	[ "$(cat /proc/sys/fs/pipe-max-size)" -ge 1048576 ] ||
 		skip "pipe-max-size is under 1 MiB"
+	fhsum --debug /dev/null 2>&1 >/dev/null | grep -q ': OS layer linux$' ||
+		skip "the portable OS layer leaves pipes as they are"
 	mkfifo fifo
 	# The writer waits, with its data half written, until the reader has
 	# widened the pipe, then reports the size it saw and writes the rest.
@@ -219,13 +221,13 @@ PY
 	want=$(md5sum <data | cut -c1-32)
 
 	# Standard input: the pipe of a shell pipeline.
-	python3 writer.py 1 stdin.size | "$FHSUM" -a md5 >got.out
+	python3 writer.py 1 stdin.size | fhsum -a md5 >got.out
 	[ "$(cat got.out)" = "$want  -" ] || fail "stdin digest" "$(cat got.out)"
 	[ "$(cat stdin.size)" = 1048576 ] || fail "stdin pipe size $(cat stdin.size)"
 
 	# A FIFO named on the command line.
 	python3 writer.py fifo fifo.size &
-	"$FHSUM" -a md5 fifo >got.out
+	fhsum -a md5 fifo >got.out
 	wait $!
 	[ "$(cat got.out)" = "$want  fifo" ] || fail "fifo digest" "$(cat got.out)"
 	[ "$(cat fifo.size)" = 1048576 ] || fail "fifo pipe size $(cat fifo.size)"
