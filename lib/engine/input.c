@@ -312,7 +312,6 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 		      const struct fh_algo **settled, uint64_t *size)
 {
 	fh_ctx ctx[FH_CAND_MAX];
-	size_t left = 0;
 	int err;
 
 	for (size_t i = 0; i < c->n; i++) {
@@ -321,7 +320,6 @@ static int hash_cands(struct fh_reader *r, struct fh_input *in,
 			const struct fh_hash_params p = { .outlen = outlen };
 
 			fh_init_params(&ctx[i], c->algo[i], c->kernel[i], &p);
-			left++;
 		}
 	}
 	*size = 0;
