@@ -98,7 +98,7 @@ struct fh_candidates {
 	 * at a time (each by the usual path, mapped and on a team where it
 	 * has one), until one gives the digest listed: the cheap and the
 	 * common first (BLAKE3, then SHA-256, then SHA3-256 of 64 hex
-	 * digits).  All zeros: the candidates' own order. */
+	 * digits).  Each index once, set by whoever fills the candidates. */
 	uint8_t order[FH_CAND_MAX];
 	const struct fh_algo *algo[FH_CAND_MAX];
 	const struct fh_kernel *kernel[FH_CAND_MAX]; /* single stream */

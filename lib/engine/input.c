@@ -299,10 +299,10 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 }
 
 /* A candidate job (fh_job.cand) whose verdict is not known: IN read once
- * into a context per candidate, those the verdict
- * rules out dropped as soon as it is known, so that a large file pays
- * for the others only until a smaller one has settled the list.  V: the
- * verdict already known, or NULL.  D receives each candidate's digest
+ * into a context per candidate, those the verdict rules out dropped as
+ * soon as it is known, so that a large file pays for the others only
+ * until a smaller one has settled the list.  V: the verdict already
+ * known, or NULL.  D receives each candidate's digest
  * (OUTLEN bytes apart, each of its algorithm's length); LIVE says which
  * were finished, *SETTLED the verdict that chose them (V, or one known
  * while IN was read), else NULL. */
