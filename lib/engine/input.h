@@ -63,6 +63,9 @@ struct fh_input {
 	_Atomic int *counted;   /* the count its descriptor is in, or NULL */
 	bool is_stdin;          /* standard input: not ours to close */
 	bool regular;           /* a regular file: SIZE is its st_size */
+	bool blk;               /* a block device: SIZE is where it ends
+				 * if its next byte was cached at open,
+				 * else 0 (read in order to its end) */
 	bool fifo;              /* a FIFO: wait for a writer before reading */
 	bool dir;
 	bool watch;             /* fh_input_hash checks it did not change */
@@ -89,6 +92,19 @@ struct fh_reader {
 	 * input together (kt_team.h); 0 or 1: this thread alone. */
 	unsigned kt_threads;
 };
+
+/* Whether IN has a size known at open that its end keeps: a regular
+ * file, or a cached block device whose end lseek told.  Such an input
+ * can be mapped, and a large one sliced or shared by a team. */
+static inline bool fh_input_sized(const struct fh_input *in)
+{
+	return in->regular || (in->blk && in->size > 0);
+}
+
+/* The size now of the regular file or block device open on FD (a
+ * device's st_size is 0: its end is found with lseek, the offset left
+ * as it was), or -1 where it cannot be told. */
+int64_t fh_fd_size(int fd);
 
 /* Opens PATH for hashing into IN, counting the descriptor in *COUNT (may
  * be NULL) until it is closed: open(2) with O_NONBLOCK, so a FIFO

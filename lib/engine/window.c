@@ -24,6 +24,7 @@
 
 #include "engine.h"
 #include "guard.h"
+#include "input.h"
 #include "io.h"
 #include "kt.h"
 #include "kt_team.h"
@@ -438,10 +439,10 @@ static void hash_pieces(void *arg)
  * fine still counts as a read error: the window was not hashed. */
 static int fault_cause(int fd, off_t from, off_t to, off_t size)
 {
-	struct stat st;
 	char page[4096];
+	int64_t now = fh_fd_size(fd);
 
-	if (fstat(fd, &st) == 0 && st.st_size < size)
+	if (now >= 0 && now < size)
 		return FH_ESHRANK;
 	for (off_t at = from; at < to; at += (off_t)sizeof page) {
 		ssize_t n;

@@ -17,7 +17,11 @@
 # MD5 whatever -a says), pipe (the big file through a pipe, `cat big |`,
 # as a download or an archive's output arrives; beside the programs,
 # `cat big | cat`, bytes through a pipe of the default size and
-# nothing hashed).  Default: all but dpkg and pipe.
+# nothing hashed), device (the big file as a block device: a loop device
+# over it, held open by the script so that its page cache stays, as a
+# mounted or otherwise opened device's does; needs root and losetup;
+# beside the programs, `cat DEVICE`).  Default: all but dpkg, pipe and
+# device.
 #
 # -B adds, beside each fhsum row of the default options, the same command
 # run by another fhsum binary, labelled LABEL: another build of this tree
@@ -119,7 +123,7 @@ PY
 
 prepare() {
 	case $1 in
-	big | pipe) [ -f "$data/big" ] || head -c $((1 << 30)) /dev/urandom >"$data/big" ;;
+	big | pipe | device) [ -f "$data/big" ] || head -c $((1 << 30)) /dev/urandom >"$data/big" ;;
 	medium) make_files "$data/medium" 4096 131072 ;;
 	small | names) make_files "$data/small" 100000 1024 ;;
 	sparse) [ -f "$data/sparse" ] || truncate -s 16G "$data/sparse" ;;
@@ -243,6 +247,27 @@ bench() {
 		have b3sum && add "cat big | b3sum (BLAKE3)" "cat '$data/big' | b3sum"
 		add "cat big | cat" "cat '$data/big' | cat"
 		warm_up cat "$data/big"
+		;;
+	device)
+		if [ "$(id -u)" != 0 ] || ! have losetup ||
+			! dev=$(losetup -f --show "$data/big" 2>/dev/null); then
+			echo "bench: device skipped: a loop device needs root and losetup"
+			return
+		fi
+		# Detached when the script ends; the holder keeps its cache
+		# (a device's page cache is dropped at its last close).
+		trap 'losetup -d "$dev"' EXIT
+		exec {holder}<"$dev"
+		add_fh "fhsum -a $algo" "$fhsum -a $algo $dev"
+		add "fhsum -a $algo -j1" "$fhsum -a $algo -j1 $dev"
+		[ -n "$gnu" ] && add "$gnu" "$gnu $dev"
+		if [ "$algo" = blake3 ] && have b3sum; then
+			add "b3sum" "b3sum $dev"
+			add "b3sum --num-threads 1" "b3sum --num-threads 1 $dev"
+		fi
+		[ "$algo" = crc ] && add "cksum" "cksum $dev"
+		add "cat DEVICE" "cat $dev"
+		warm_up cat "$dev"
 		;;
 	sparse)
 		add_fh "fhsum -a $algo" "$fhsum -a $algo '$data/sparse'"

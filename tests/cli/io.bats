@@ -12,6 +12,10 @@ setup() {
 	common_setup
 }
 
+teardown() {
+	[ -z "${LOOPDEV:-}" ] || losetup -d "$LOOPDEV" 2>/dev/null || true
+}
+
 @test "io: every -j, --io-depth and look-ahead mode prints what md5sum prints over 3000 mixed inputs" {
 	make_mixed
 	xargs -a names -d '\n' md5sum >ref.out 2>ref.err.raw && rc=0 || rc=$?
@@ -231,4 +235,49 @@ PY
 	wait $!
 	[ "$(cat got.out)" = "$want  fifo" ] || fail "fifo digest" "$(cat got.out)"
 	[ "$(cat fifo.size)" = 1048576 ] || fail "fifo pipe size $(cat fifo.size)"
+}
+
+@test "io: a block device hashes as b3sum, sha256sum and cksum read it; a cached one is mapped" {
+	[ "$(id -u)" = 0 ] || skip "losetup needs root"
+	command -v losetup >/dev/null || skip "losetup not installed"
+	command -v b3sum >/dev/null || skip "b3sum not installed"
+	command -v strace >/dev/null || skip "strace not installed"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	# 40 MiB and three sectors: past the CRC slices' and the BLAKE3
+	# team's least sizes, and not a whole number of windows.
+	head -c $(((40 << 20) + 1536)) /dev/urandom >disk.img
+	local dev
+	dev=$(losetup -f --show disk.img 2>/dev/null) || skip "no loop device here"
+	LOOPDEV=$dev
+	local bad=0 held
+	# A device's page cache goes at its last close: a holder keeps it.
+	exec {held}<"$dev"
+	cat "$dev" >/dev/null
+	local b3 sha crc
+	b3=$(b3sum <disk.img | cut -c1-64)
+	sha=$(sha256sum <disk.img | cut -c1-64)
+	crc=$(cksum <disk.img)
+	for j in 1 2; do
+		[ "$(fhsum -j$j -a blake3 "$dev")" = "$b3  $dev" ] || { echo "blake3 -j$j" >&2; bad=1; }
+		[ "$(fhsum -j$j -a sha256 "$dev")" = "$sha  $dev" ] || { echo "sha256 -j$j" >&2; bad=1; }
+		[ "$(fhsum -j$j -a crc <"$dev")" = "$crc" ] || { echo "crc -j$j" >&2; bad=1; }
+		[ "$(fhsum -j$j -a crc "$dev")" = "$crc $dev" ] || { echo "crc named -j$j" >&2; bad=1; }
+	done
+	[ "$( (head -c 4097 >/dev/null; fhsum -a blake3) <"$dev")" = \
+	  "$( (head -c 4097 >/dev/null; b3sum) <"$dev")" ] || { echo "from offset 4097" >&2; bad=1; }
+	# Cached, it is mapped (the device's descriptor in a large mmap).
+	if [ -z "${FHSUM_WRAPPER-}" ]; then
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=openat,mmap -e signal=none -o trace \
+			"$FHSUM" -a blake3 "$dev" >/dev/null 2>&1 || :
+		local fd
+		fd=$(sed -n "s|.*openat(.*\"$dev\".* = \([0-9]*\)\$|\1|p" trace | head -1)
+		[ -n "$fd" ] && grep -Eq "mmap\(NULL, [0-9]{7,}, PROT_READ, MAP_SHARED[^,]*, $fd, " trace ||
+			{ echo "the cached device was not mapped" >&2; grep -E "openat|mmap" trace | tail -5 >&2; bad=1; }
+	fi
+	exec {held}<&-
+	# Not held, it is read cold, in order, as before.
+	[ "$(fhsum -a blake3 "$dev")" = "$b3  $dev" ] || { echo "blake3 cold" >&2; bad=1; }
+	[ "$(fhsum -a crc "$dev")" = "$crc $dev" ] || { echo "crc cold" >&2; bad=1; }
+	[ "$bad" = 0 ]
 }
