@@ -259,15 +259,25 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 	if (algo->cv_bytes)
 		fh_kt_init(&ctx, multi);
 	/* A lone large input of a family whose slices combine (the CRCs)
-	 * runs on every thread, each reading its own slice. */
+	 * runs on every thread, each reading its own slice: on standard
+	 * input from its offset, which is left at the end as reading would
+	 * have left it. */
+	off_t from = 0;
+
 	if (fh_family_ops(algo->family)->combine && r->kt_threads > 1 && !r->seq &&
-	    fh_input_sized(in) && !in->is_stdin && in->size >= FH_SLICE_MIN) {
+	    fh_input_sized(in) && in->size >= FH_SLICE_MIN &&
+	    (!in->is_stdin || (from = lseek(in->fd, 0, SEEK_CUR)) >= 0) &&
+	    in->size - (uint64_t)from >= FH_SLICE_MIN) {
 		const struct fh_slicing how = { !r->no_mmap, r->feed, r->meter };
 
-		err = fh_slices_hash(&ctx, in->fd, in->size, r->kt_threads,
+		err = fh_slices_hash(&ctx, in->fd, (uint64_t)from,
+				     in->size - (uint64_t)from, r->kt_threads,
 				     &how);
+		if (!err && in->is_stdin &&
+		    lseek(in->fd, (off_t)in->size, SEEK_SET) < 0)
+			err = errno;
 		if (!err) {
-			*size = in->size;
+			*size = in->size - (uint64_t)from;
 			fh_final(&ctx, out, outlen);
 			err = fh_input_unchanged(in, out);
 		}

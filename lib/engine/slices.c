@@ -80,8 +80,8 @@ static void *hash_slice(void *arg)
 	return NULL;
 }
 
-int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads,
-		   const struct fh_slicing *how)
+int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t from, uint64_t size,
+		   unsigned threads, const struct fh_slicing *how)
 {
 	const struct fh_family_ops *ops = fh_family_ops(ctx->algo->family);
 	struct slice *s;
@@ -104,7 +104,7 @@ int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t size, unsigned threads,
 			memset(&s[i].ctx.state, 0, sizeof s[i].ctx.state);
 		s[i].fd = fd;
 		s[i].how = how;
-		s[i].off = each * i;
+		s[i].off = from + each * i;
 		s[i].len = i + 1 == n ? size - each * i : each;
 	}
 	for (started = 1; started < n; started++)

@@ -314,4 +314,21 @@ for f in sys.argv[1:]: print("%08x  %s" % (zlib.crc32(open(f, "rb").read()), f))
 	[ "$(fhsum -j3 -a crc32b large)" = "$want" ] || fail "crc32b -j3: $(fhsum -j3 -a crc32b large), zlib: $want"
 	[ "$(fhsum -j2 -a crc32c large)" = "$(fhsum -j1 -a crc32c large)" ] || fail "crc32c"
 	[ "$(fhsum -j2 -a crc64nvme large)" = "$(fhsum -j1 -a crc64nvme large)" ] || fail "crc64nvme"
+	# On standard input, from where the caller left it, to the end,
+	# where the offset is left.
+	want=$( (head -c 4097 >/dev/null; cksum; cat | wc -c) <large)
+	for j in 1 3; do
+		[ "$( (head -c 4097 >/dev/null; fhsum -j$j -a crc; cat | wc -c) <large)" = "$want" ] ||
+			fail "stdin -j$j: $( (head -c 4097 >/dev/null; fhsum -j$j -a crc) <large), cksum: $want"
+	done
+	# ... in slices: no read(2) of standard input, its slices mapped or
+	# read with pread.
+	if [ -z "${FHSUM_WRAPPER-}" ] && command -v strace >/dev/null &&
+		strace -f -qq -o /dev/null true 2>/dev/null; then
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=read,pread64,mmap -e signal=none -o trace \
+			"$FHSUM" -j2 -a crc <large >/dev/null 2>&1 || :
+		! grep -Eq ' read\(0, ' trace && grep -Eq 'pread64\(0, |mmap\([^,]*, [0-9]+, PROT_READ, [^,]*, 0, ' trace ||
+			fail "standard input not sliced:" "$(grep -E ' (read|pread64)\(0, ' trace | head -3)"
+	fi
 }
