@@ -343,26 +343,24 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 /* A candidate job (fh_job.cand) whose verdict is not known: IN read once
  * into a context per candidate, those the verdict rules out dropped as
  * soon as it is known, so that a large file pays for the others only
- * until a smaller one has settled the list.  V: the verdict already
- * known, or NULL.  D receives each candidate's digest
- * (OUTLEN bytes apart, each of its algorithm's length); LIVE says which
- * were finished, *SETTLED the verdict that chose them (V, or one known
- * while IN was read), else NULL. */
+ * until a smaller one has settled the list.  D receives each
+ * candidate's digest (OUTLEN bytes apart, each of its algorithm's
+ * length); LIVE says which were finished, *SETTLED the verdict known
+ * while IN was read that chose them, else NULL. */
 static int hash_cands(struct fh_reader *r, struct fh_input *in,
-		      const struct fh_candidates *c, const struct fh_algo *v,
-		      size_t outlen, uint8_t *d, bool *live,
-		      const struct fh_algo **settled, uint64_t *size)
+		      const struct fh_candidates *c, size_t outlen, uint8_t *d,
+		      bool *live, const struct fh_algo **settled,
+		      uint64_t *size)
 {
+	const struct fh_algo *v = NULL;
 	fh_ctx ctx[FH_CAND_MAX];
 	int err;
 
 	for (size_t i = 0; i < c->n; i++) {
-		live[i] = !v || c->algo[i] == v;
-		if (live[i]) {
-			const struct fh_hash_params p = { .outlen = outlen };
+		const struct fh_hash_params p = { .outlen = outlen };
 
-			fh_init_params(&ctx[i], c->algo[i], c->kernel[i], &p);
-		}
+		live[i] = true;
+		fh_init_params(&ctx[i], c->algo[i], c->kernel[i], &p);
 	}
 	*size = 0;
 	for (;;) {
@@ -503,7 +501,7 @@ int fh_input_hash_job(struct fh_reader *r, struct fh_input *in,
 	}
 	if (one_by_one(r, in, j, d, &err) == 1 || err)
 		return err;
-	err = hash_cands(r, in, c, NULL, j->outlen, d, live, &v, &j->size);
+	err = hash_cands(r, in, c, j->outlen, d, live, &v, &j->size);
 	if (!err && v) {
 		/* The verdict chose while the file was read: its digest. */
 		j->chosen = cand_index(c, v);
