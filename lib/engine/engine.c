@@ -370,6 +370,8 @@ static int run_open(struct run *run, const struct fh_engine_opts *opts)
 	memset(e->meters, 0, (workers + 1) * sizeof *e->meters);
 	run->r.meter = &e->meters[0];
 	run->r.pop = e->pop = fh_populater_new();
+	run->r.spare = fh_spare_threads;
+	run->r.spare_arg = e;
 	e->fds.limit = fd_limit();
 	e->fds.meters = e->meters;
 	e->fds.nmeters = workers + 1;

@@ -67,6 +67,7 @@ struct fh_engine {
 	unsigned workers, started;
 	_Atomic unsigned live;          /* workers started, less those that
 					 * could not get their buffers */
+	_Atomic unsigned gone;          /* live workers that have stopped */
 	bool no_mmap;
 	enum fh_feed feed;
 	bool seq;                       /* I/O depth 1 */

@@ -91,6 +91,10 @@ struct fh_reader {
 	/* Threads that may hash the leaves of one large mapped KT128/KT256
 	 * input together (kt_team.h); 0 or 1: this thread alone. */
 	unsigned kt_threads;
+	/* The threads that could join this thread's team now (0 while
+	 * other inputs wait), asked of SPARE_ARG; may be NULL. */
+	unsigned (*spare)(void *spare_arg);
+	void *spare_arg;
 };
 
 /* Whether IN has a size known at open that its end keeps: a regular

@@ -193,6 +193,18 @@ static bool inputs_wait(struct fh_engine *e)
 	return false;
 }
 
+unsigned fh_spare_threads(void *arg)
+{
+	struct fh_engine *e = arg;
+
+	if (e->workers < 2 || inputs_wait(e))
+		return 0;
+	unsigned n = atomic_load(&e->work.waiters) + atomic_load(&e->gone);
+
+	/* With the thread asking, no more than -j. */
+	return n < e->workers - 1 ? n : e->workers - 1;
+}
+
 /* Hashes slot S (INDEX), whose input IN is open, on the single-stream
  * kernel, or starts it in the lanes: when other inputs WAIT to share
  * them (or the multi-buffer kernel was forced), and at depth 1 only a

@@ -458,10 +458,28 @@ static int fault_cause(int fd, off_t from, off_t to, off_t size)
 	return EIO;
 }
 
-/* fh_window_hash's loop; *COLD and *TICKET as map_window has them. */
+/* Whether a thread hashing a file alone, at POS of END, should stop at
+ * this window's end for a team of *MORE threads: other threads could
+ * join now (the inputs that kept them busy are done) and enough of the
+ * file is left.  A team for ALGO only, and only where the run asks. */
+static bool team_now(const struct fh_mapping *m, const struct fh_algo *algo,
+		     off_t pos, off_t end, unsigned *more)
+{
+	unsigned spare;
+
+	if (!more || !m->spare || end - pos < (off_t)FH_KT_TEAM_MIN ||
+	    !fh_team_serves(algo) || !(spare = m->spare(m->spare_arg)))
+		return false;
+	*more = spare + 1;
+	return true;
+}
+
+/* fh_window_hash's loop; *COLD and *TICKET as map_window has them.  With
+ * MORE (no TEAM), it may return 0 short of END, *MORE set to the threads
+ * of the team to hash the rest (team_now). */
 static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 			struct fh_kt_team *team, off_t *pos, off_t end,
-			bool *cold, uint64_t *ticket)
+			bool *cold, uint64_t *ticket, unsigned *more)
 {
 	struct window cur = { 0 }, next = { 0 };
 	/* A team's threads fault in their own leaves: a populater beside
@@ -520,6 +538,11 @@ static int hash_windows(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 			fh_meter_add(m->meter, cur.len);
 		if (after >= end)
 			return 0;
+		if (!team && team_now(m, ctx->algo, after, end, more)) {
+			if (ahead && next.map)
+				munmap(next.map, next.maplen);
+			return 0;
+		}
 		if (!ahead) {
 			if (map_window(m, fd, after, end, size, &next,
 				       FILL_NOW, cold, ticket))
@@ -554,14 +577,26 @@ int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 {
 	bool cold = false;
 	uint64_t ticket = 0;
-	struct fh_kt_team *team = NULL;
+	unsigned threads = m->kt_threads, more = 0;
 	int err;
 
-	if (fh_team_serves(ctx->algo) && m->kt_threads > 1 &&
-	    end - *pos >= (off_t)FH_KT_TEAM_MIN)
-		team = fh_kt_team_new(m->kt_threads, m->buf != NULL);
-	err = hash_windows(m, fd, ctx, team, pos, end, &cold, &ticket);
-	fh_kt_team_free(team);
+	/* Alone, a thread may be joined once, when the threads that other
+	 * inputs kept busy are free (a large file listed before a smaller
+	 * one): the rest of the file goes to a team. */
+	for (;;) {
+		struct fh_kt_team *team = NULL;
+
+		if (fh_team_serves(ctx->algo) && threads > 1 &&
+		    end - *pos >= (off_t)FH_KT_TEAM_MIN)
+			team = fh_kt_team_new(threads, m->buf != NULL);
+		err = hash_windows(m, fd, ctx, team, pos, end, &cold, &ticket,
+				   team || threads > 1 ? NULL : &more);
+		fh_kt_team_free(team);
+		if (err || !more || *pos >= end)
+			break;
+		threads = more;
+		more = 0;
+	}
 	/* The descriptor outlives the populater's last request for it. */
 	pop_wait(m->pop, ticket);
 	return err;

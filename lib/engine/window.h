@@ -51,6 +51,11 @@ struct fh_mapping {
 	/* Threads that may hash the leaves of a KT128/KT256 file together
 	 * (kt_team.h); 0 or 1: this thread alone. */
 	unsigned kt_threads;
+	/* Alone (KT_THREADS 0 or 1), the threads that could join a team
+	 * now (fh_reader's SPARE): asked at each window's end, and a team
+	 * made for the rest of the file when some could; may be NULL. */
+	unsigned (*spare)(void *spare_arg);
+	void *spare_arg;
 	enum fh_feed feed;        /* which cached windows are read instead */
 	uint8_t *buf;             /* this thread's buffer, for windows read; */
 	size_t bufsize;           /* NULL: every window is mapped */

@@ -62,6 +62,8 @@ void *fh_worker_main(void *arg)
 		.bufsize = e->seq ? FH_SEQ_READ_SIZE : FH_READ_SIZE,
 		.meter = w->meter,
 		.pop = e->pop,
+		.spare = fh_spare_threads,
+		.spare_arg = e,
 	};
 	struct fh_lanes *lanes = fh_lanes_new(lane_done, e, w->meter, e->stop);
 	uint64_t next = 0, end = 0;
@@ -120,6 +122,8 @@ void *fh_worker_main(void *arg)
 		}
 		fh_slot_hash(e, &r, lanes, s, index, &in, waiting);
 	}
+	if (r.buf && lanes)
+		atomic_fetch_add(&e->gone, 1);
 	fh_lanes_free(lanes);
 	free(r.buf);
 	return NULL;

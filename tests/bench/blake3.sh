@@ -12,7 +12,9 @@
 #
 #   tests/bench/blake3.sh [-r ROUNDS] [-d DATADIR] [-f FHSUM] [-F small|huge] [SET...]
 #
-# SETs: big, floor, big1 (one thread each), medium, small.  Default: all.
+# SETs: big, floor, big1 (one thread each), pair, medium, small.  Default:
+# all.  pair: the 1 GiB file and, after it, one of 256 MiB (a large file
+# listed before a smaller one: each starts on a thread of its own).
 # floor: the 1 GiB file through blake3_floor (build/tests/bench) in
 # fhsum's column: the chunk kernel alone on every thread, no tree and no
 # engine, so b3sum / floor is the most that fhsum, or any program with
@@ -47,7 +49,7 @@ if [ "$folio" = huge ] && [ "$(id -u)" != 0 ]; then
 fi
 shift $((OPTIND - 1))
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(big floor big1 medium small)
+[ ${#sets[@]} -gt 0 ] || sets=(big floor big1 pair medium small)
 command -v b3sum >/dev/null || { echo "blake3.sh: no b3sum" >&2; exit 77; }
 
 mkdir -p "$dir"
@@ -55,6 +57,10 @@ make_data() {
 	if [ ! -s "$dir/big" ]; then
 		head -c $((1 << 30)) /dev/urandom >"$dir/big.tmp"
 		mv "$dir/big.tmp" "$dir/big"
+	fi
+	if [ ! -s "$dir/quarter" ]; then
+		head -c $((1 << 28)) /dev/urandom >"$dir/quarter.tmp"
+		mv "$dir/quarter.tmp" "$dir/quarter"
 	fi
 	if [ ! -e "$dir/medium/done" ]; then
 		mkdir -p "$dir/medium"
@@ -153,6 +159,10 @@ for set in "${sets[@]}"; do
 		cat "$dir/big" >/dev/null
 		run "1 GiB, -j1 / --num-threads 1" "'$fhsum' -a blake3 -j1 big" \
 			"b3sum --num-threads 1 big" ;;
+	pair)
+		cat "$dir/big" "$dir/quarter" >/dev/null
+		run "1 GiB, then 256 MiB, all threads" \
+			"'$fhsum' -a blake3 big quarter" "b3sum big quarter" ;;
 	medium)
 		run "4096 x 128 KiB" \
 			"cd medium && xargs -0 -s 2000000 '$fhsum' -a blake3 <../medium.names" \

@@ -206,6 +206,39 @@ gen_same() {
 	return $bad
 }
 
+@test "blake: a large file listed before a smaller one gets a team once the smaller is done, and stays b3sum's" {
+	need b3sum
+	# Alone on its thread while the small file waits, the large one is
+	# joined at a window's end when the other thread is free: the rest
+	# of it, from that offset on, is hashed by a team, in its larger
+	# windows (32 MiB after the first 8).
+	head -c $((64 * 1048576 + 12345)) /dev/urandom >large
+	head -c 100000 /dev/urandom >small
+	local want bad=0 feed feeds="map read"
+	want=$(b3sum large small)
+	[ "${FHSUM_QUICK:-0}" = 1 ] && feeds=map
+	for feed in $feeds; do
+		[ "$(FHSUM_FEED=$feed fhsum -a blake3 -j2 large small)" = "$want" ] ||
+			{ echo "$feed -j2" >&2; bad=1; }
+	done
+	[ "$(fhsum -a blake3 -j2 --no-mmap large small)" = "$want" ] || { echo "--no-mmap -j2" >&2; bad=1; }
+	[ "$(fhsum -a kt128 -j2 large small)" = "$(fhsum -a kt128 -j1 large small)" ] ||
+		{ echo "kt128 -j2 against -j1" >&2; bad=1; }
+	if [ -z "${FHSUM_WRAPPER-}" ] && command -v strace >/dev/null &&
+		strace -f -qq -o /dev/null true 2>/dev/null; then
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=openat,mmap -e signal=none -o trace \
+			"$FHSUM" -a blake3 -j2 large small >/dev/null 2>&1 || :
+		# Only the large file's team windows are mapped that large (a
+		# thread's call may be split by another's in the trace: no fd).
+		awk '/mmap\(NULL, [0-9]+, PROT_READ, MAP_SHARED/ {
+			split($0, a, ", "); if (a[2] + 0 >= 32 * 1048576) big = 1 }
+		     END { exit !big }' trace ||
+			{ echo "no team's window of the large file" >&2; grep -E 'openat|mmap' trace | tail -8 >&2; bad=1; }
+	fi
+	return $bad
+}
+
 @test "blake: the b3sum link is b3sum under --keyed and --derive-key" {
 	need b3sum
 	head -c 32 big >key
