@@ -1,7 +1,8 @@
 /* input.c: opening and hashing one input.  Regular files of at least
- * FH_MAP_MIN bytes are hashed through mapped windows (window.c);
- * everything else (small files, pipes, sockets, devices, /proc files) is
- * read through a per-thread buffer.  A read file that ends short of the
+ * FH_MAP_MIN bytes, and block devices whose next byte is cached, are
+ * hashed through mapped windows (window.c); everything else (small
+ * files, pipes, sockets, cold devices, /proc files) is read through a
+ * per-thread buffer.  A read file that ends short of the
  * size fstat gave at open is checked again: if it shrank, FH_ESHRANK. */
 #include <errno.h>
 #include <fcntl.h>

@@ -89,14 +89,14 @@ void fh_slot_wait_opened(struct fh_engine *e, struct fh_slot *s);
 int fh_slot_take(struct fh_engine *e, struct fh_slot *s, uint64_t index,
 		 struct fh_input *in, struct fh_meter *me, bool lanes_busy);
 
-/* Hashes slot S (INDEX), whose input IN is open, on the single-stream
- * kernel, or starts it in the lanes: when other inputs WAIT to share
- * them (or the multi-buffer kernel was forced), and at depth 1 only a
- * file that the lanes read whole at once. */
 /* fh_reader's SPARE for the engine ARG: while no other input waits, the
  * workers asleep for want of work or gone, fewer than -j; else 0. */
 unsigned fh_spare_threads(void *arg);
 
+/* Hashes slot S (INDEX), whose input IN is open, on the single-stream
+ * kernel, or starts it in the lanes: when other inputs WAIT to share
+ * them (or the multi-buffer kernel was forced), and at depth 1 only a
+ * file that the lanes read whole at once. */
 void fh_slot_hash(struct fh_engine *e, struct fh_reader *r,
 		  struct fh_lanes *lanes, struct fh_slot *s, uint64_t index,
 		  struct fh_input *in, bool waiting);

@@ -65,12 +65,13 @@ struct fh_mapping {
  * mapped: CTX holds exactly the bytes before *POS, and reading on from
  * there is the way. */
 
-/* Hashes [*POS, END) of the regular file FD into CTX through mapped
- * windows; advances *POS past what was hashed.  Returns 0, FH_ENOMAP, or
- * an errno value or FH_ESHRANK for a window that failed while it was
- * hashed (CTX is then unusable): a page past the end of a file that
- * shrank is FH_ESHRANK, a page whose read failed that read's errno (as
- * read(2) gives it, EIO for a bad sector). */
+/* Hashes [*POS, END) of the regular file (or cached block device) FD into
+ * CTX through mapped windows; advances *POS past what was hashed.  With
+ * a SPARE in M, a thread started alone may hand the rest to a team.
+ * Returns 0, FH_ENOMAP, or an errno value or FH_ESHRANK for a window
+ * that failed while it was hashed (CTX is then unusable): a page past
+ * the end of a file that shrank is FH_ESHRANK, a page whose read failed
+ * that read's errno (as read(2) gives it, EIO for a bad sector). */
 int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		   off_t *pos, off_t end);
 
