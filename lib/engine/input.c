@@ -1,5 +1,5 @@
 /* input.c: opening and hashing one input.  Regular files of at least
- * FH_MAP_MIN bytes, and block devices whose next byte is cached, are
+ * FH_MAP_MIN bytes, and block devices that look cached, are
  * hashed through mapped windows (window.c); everything else (small
  * files, pipes, sockets, cold devices, /proc files) is read through a
  * per-thread buffer.  A read file that ends short of the
@@ -57,18 +57,25 @@ int64_t fh_fd_size(int fd)
 
 /* A block device's size, which fstat does not give, into IN->size, so
  * that it is hashed as a file of that size (mapped, sliced, by a team),
- * but only where its next byte is cached.  A device's cache goes when
- * its last opener closes it, so most devices are read cold, and a cold
- * one is read in order as other devices are: mapped, a loop device over
- * the virtio disk of docs/performance.md read slower. */
+ * but only where what is left of it looks cached: its next byte, its
+ * last, and three between.  A device's cache goes when its last opener
+ * closes it, so most devices are read cold, and a cold one is read in
+ * order as other devices are: mapped, a loop device over the virtio disk
+ * of docs/performance.md read slower.  (A mounted file system's device
+ * keeps some of its metadata cached, its first pages among them.) */
 static void size_device(struct fh_input *in)
 {
 	off_t at;
 	int64_t end;
 
-	if (in->blk && (at = lseek(in->fd, 0, SEEK_CUR)) >= 0 &&
-	    fh_os_cached(in->fd, at) == 1 && (end = fh_fd_size(in->fd)) > 0)
-		in->size = (uint64_t)end;
+	if (!in->blk || (at = lseek(in->fd, 0, SEEK_CUR)) < 0 ||
+	    (end = fh_fd_size(in->fd)) <= at)
+		return;
+	for (int i = 0; i <= 4; i++)
+		if (fh_os_cached(in->fd, i < 4 ? at + (end - 1 - at) / 4 * i
+						: end - 1) != 1)
+			return;
+	in->size = (uint64_t)end;
 }
 
 int fh_input_unchanged(struct fh_input *in, const uint8_t *digest)

@@ -64,8 +64,8 @@ struct fh_input {
 	bool is_stdin;          /* standard input: not ours to close */
 	bool regular;           /* a regular file: SIZE is its st_size */
 	bool blk;               /* a block device: SIZE is where it ends
-				 * if its next byte was cached at open,
-				 * else 0 (read in order to its end) */
+				 * if it looked cached at open, else 0
+				 * (read in order to its end) */
 	bool fifo;              /* a FIFO: wait for a writer before reading */
 	bool dir;
 	bool watch;             /* fh_input_hash checks it did not change */
