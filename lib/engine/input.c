@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "input.h"
+#include "io.h"
 #include "kernel.h"
 #include "kt.h"
 #include "kt_team.h"
@@ -38,21 +39,6 @@ static void describe(struct fh_input *in, const struct stat *st)
 	in->sec = (int64_t)st->st_mtim.tv_sec;
 	in->nsec = (uint32_t)st->st_mtim.tv_nsec;
 #endif
-}
-
-int64_t fh_fd_size(int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0)
-		return -1;
-	if (!S_ISBLK(st.st_mode))
-		return (int64_t)st.st_size;
-	off_t at = lseek(fd, 0, SEEK_CUR), end = lseek(fd, 0, SEEK_END);
-
-	if (at >= 0 && lseek(fd, at, SEEK_SET) < 0)
-		return -1;
-	return end;
 }
 
 /* A block device's size, which fstat does not give, into IN->size, so

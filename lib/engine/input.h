@@ -105,11 +105,6 @@ static inline bool fh_input_sized(const struct fh_input *in)
 	return in->regular || (in->blk && in->size > 0);
 }
 
-/* The size now of the regular file or block device open on FD (a
- * device's st_size is 0: its end is found with lseek, the offset left
- * as it was), or -1 where it cannot be told. */
-int64_t fh_fd_size(int fd);
-
 /* Opens PATH for hashing into IN, counting the descriptor in *COUNT (may
  * be NULL) until it is closed: open(2) with O_NONBLOCK, so a FIFO
  * without a writer does not block (reading then waits for one, as a

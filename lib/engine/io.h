@@ -1,11 +1,13 @@
 /* io.h: plain reads and read buffers, below the rest of the engine: the
- * aligned buffer every read lands in and a positioned read that does not
- * stop short.  Internal to the engine; no other engine file is called
- * from here, so that inputs, windows and KT teams all read through it. */
+ * aligned buffer every read lands in, a positioned read that does not
+ * stop short, and the size a read's end is checked against.  Internal to
+ * the engine; no other engine file is called from here, so that inputs,
+ * windows and KT teams all read through it. */
 #ifndef FH_IO_H
 #define FH_IO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/types.h>
 
@@ -25,5 +27,10 @@ static inline void *fh_buf_alloc(size_t n)
  * read or EINTR): 0, an errno value, or FH_ESHRANK (engine.h) where the
  * file ends first. */
 int fh_pread_full(int fd, void *buf, size_t len, off_t off);
+
+/* The size now of the regular file or block device open on FD (a
+ * device's st_size is 0: its end is found with lseek, the offset left
+ * as it was), or -1 where it cannot be told. */
+int64_t fh_fd_size(int fd);
 
 #endif

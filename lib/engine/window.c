@@ -24,7 +24,6 @@
 
 #include "engine.h"
 #include "guard.h"
-#include "input.h"
 #include "io.h"
 #include "kt.h"
 #include "kt_team.h"
