@@ -262,6 +262,8 @@ PY
 		[ "$(fhsum -j$j -a sha256 "$dev")" = "$sha  $dev" ] || { echo "sha256 -j$j" >&2; bad=1; }
 		[ "$(fhsum -j$j -a crc <"$dev")" = "$crc" ] || { echo "crc -j$j" >&2; bad=1; }
 		[ "$(fhsum -j$j -a crc "$dev")" = "$crc $dev" ] || { echo "crc named -j$j" >&2; bad=1; }
+		[ "$(fhsum -j$j --no-mmap -a blake3 "$dev")" = "$b3  $dev" ] || { echo "blake3 --no-mmap -j$j" >&2; bad=1; }
+		[ "$(fhsum -j$j --no-mmap -a crc "$dev")" = "$crc $dev" ] || { echo "crc --no-mmap -j$j" >&2; bad=1; }
 	done
 	[ "$( (head -c 4097 >/dev/null; fhsum -a blake3) <"$dev")" = \
 	  "$( (head -c 4097 >/dev/null; b3sum) <"$dev")" ] || { echo "from offset 4097" >&2; bad=1; }
