@@ -283,10 +283,11 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 		off_t end = (off_t)in->size;
 
 		/* Read, not mapped, a lone large KT input still has its
-		 * team, each thread reading the leaves it claims; not at
+		 * team, each thread reading the leaves it claims, and one
+		 * started alone may get one (its windows read); not at
 		 * depth 1, whose disk wants one reader in order. */
 		bool team_reads = r->no_mmap && !r->seq && fh_team_serves(algo) &&
-				  r->kt_threads > 1 &&
+				  (r->kt_threads > 1 || r->spare) &&
 				  end - pos >= (off_t)FH_KT_TEAM_MIN;
 
 		if (r->no_mmap)

@@ -211,7 +211,7 @@ gen_same() {
 	# Alone on its thread while the small file waits, the large one is
 	# joined at a window's end when the other thread is free: the rest
 	# of it, from that offset on, is hashed by a team, in its larger
-	# windows (32 MiB after the first 8).
+	# windows (32 MiB after the first 8), or read by its threads.
 	head -c $((64 * 1048576 + 12345)) /dev/urandom >large
 	head -c 100000 /dev/urandom >small
 	local want bad=0 feed feeds="map read"
@@ -235,6 +235,13 @@ gen_same() {
 			split($0, a, ", "); if (a[2] + 0 >= 32 * 1048576) big = 1 }
 		     END { exit !big }' trace ||
 			{ echo "no team's window of the large file" >&2; grep -E 'openat|mmap' trace | tail -8 >&2; bad=1; }
+		# Read (--no-mmap), the team's threads read their own parts:
+		# two threads read with pread, the large file's only reader.
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=pread64 -e signal=none -o trace \
+			"$FHSUM" -a blake3 -j2 --no-mmap large small >/dev/null 2>&1 || :
+		[ "$(awk '/pread64\(/ { n[$1]++ } END { for (t in n) k += n[t] >= 8; print k + 0 }' trace)" -ge 2 ] ||
+			{ echo "--no-mmap: no team read the large file" >&2; bad=1; }
 	fi
 	return $bad
 }
