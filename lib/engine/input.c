@@ -294,12 +294,14 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 			fh_os_read_sequential(in->fd);
 		if ((!r->no_mmap || team_reads) && pos >= 0 &&
 		    end - pos >= (off_t)FH_MAP_MIN) {
+			unsigned slices = 0;
 			const struct fh_mapping m = {
 				.pop = r->pop,
 				.meter = r->meter,
 				.kt_threads = r->kt_threads,
 				.spare = r->seq ? NULL : r->spare,
 				.spare_arg = r->spare_arg,
+				.slices = &slices,
 				.feed = team_reads ? FH_FEED_READ : r->feed,
 				.buf = r->buf,
 				.bufsize = r->bufsize,
@@ -307,6 +309,19 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 			off_t start = pos;
 
 			err = fh_window_hash(&m, in->fd, &ctx, &pos, end);
+			/* Alone on a file whose slices combine, this thread
+			 * stopped where others became free: the rest is
+			 * sliced among them. */
+			if (!err && slices) {
+				const struct fh_slicing how = { !r->no_mmap, r->feed,
+								r->meter };
+
+				err = fh_slices_hash(&ctx, in->fd, (uint64_t)pos,
+						     (uint64_t)(end - pos), slices,
+						     &how);
+				if (!err)
+					pos = end;
+			}
 			*size = (uint64_t)(pos - start);
 			/* Leave the offset where reading would have, and read
 			 * on: the file may have grown meanwhile, or a window

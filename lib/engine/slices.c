@@ -88,6 +88,7 @@ int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t from, uint64_t size,
 	pthread_t tid[MAX_THREADS];
 	unsigned n = threads > MAX_THREADS ? MAX_THREADS : threads ? threads : 1, started;
 	uint64_t each;
+	const uint64_t before = ctx->total;
 	int err = 0;
 
 	if (n > size / (FH_SLICE_MIN / 2))
@@ -122,7 +123,7 @@ int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t from, uint64_t size,
 		*ctx = s[0].ctx;
 		for (unsigned i = 1; i < n; i++)
 			ops->combine(ctx->algo, &ctx->state, &s[i].ctx.state, s[i].len);
-		ctx->total = size;
+		ctx->total = before + size;
 	}
 	free(s);
 	return err;

@@ -25,10 +25,11 @@ struct fh_slicing {
 };
 
 /* Hashes the SIZE bytes from offset FROM of the regular file (or cached
- * block device) FD into CTX, started and empty, on THREADS threads (this
- * one among them), each a slice of its own had as HOW says, in 64 KiB
- * pieces where read, and hashed on CTX's kernel, the slices' states then
- * combined in order: CTX is as if fh_update had had those bytes.
+ * block device) FD into CTX, started (it may hold bytes before them), on
+ * THREADS threads (this one among them), each a slice of its own had as
+ * HOW says, in 64 KiB pieces where read, and hashed on CTX's kernel, the
+ * slices' states then combined in order: CTX is as if fh_update had had
+ * those bytes.
  * Returns 0, an errno value, or FH_ESHRANK when the file ends early. */
 int fh_slices_hash(fh_ctx *ctx, int fd, uint64_t from, uint64_t size,
 		   unsigned threads, const struct fh_slicing *how);

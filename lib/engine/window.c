@@ -23,11 +23,13 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "family.h"
 #include "guard.h"
 #include "io.h"
 #include "kt.h"
 #include "kt_team.h"
 #include "os.h"
+#include "slices.h"
 #include "window.h"
 
 /* The populater: a queue of requests, and its thread.  It faults in
@@ -458,16 +460,20 @@ static int fault_cause(int fd, off_t from, off_t to, off_t size)
 }
 
 /* Whether a thread hashing a file alone, at POS of END, should stop at
- * this window's end for a team of *MORE threads: other threads could
- * join now (the inputs that kept them busy are done) and enough of the
- * file is left.  A team for ALGO only, and only where the run asks. */
+ * this window's end for a team (or slices) of *MORE threads: other
+ * threads could join now (the inputs that kept them busy are done) and
+ * enough of the file is left.  Only for an ALGO with teams, or whose
+ * slices combine where M takes them, and only where the run asks. */
 static bool team_now(const struct fh_mapping *m, const struct fh_algo *algo,
 		     off_t pos, off_t end, unsigned *more)
 {
+	bool team = fh_team_serves(algo),
+	     slices = m->slices && fh_family_ops(algo->family)->combine;
 	unsigned spare;
 
-	if (!more || !m->spare || end - pos < (off_t)FH_KT_TEAM_MIN ||
-	    !fh_team_serves(algo) || !(spare = m->spare(m->spare_arg)))
+	if (!more || !m->spare || !(team || slices) ||
+	    end - pos < (off_t)(team ? FH_KT_TEAM_MIN : FH_SLICE_MIN) ||
+	    !(spare = m->spare(m->spare_arg)))
 		return false;
 	*more = spare + 1;
 	return true;
@@ -593,6 +599,10 @@ int fh_window_hash(const struct fh_mapping *m, int fd, fh_ctx *ctx,
 		fh_kt_team_free(team);
 		if (err || !more || *pos >= end)
 			break;
+		if (!fh_team_serves(ctx->algo)) {
+			*m->slices = more;      /* the caller's to slice */
+			break;
+		}
 		threads = more;
 		more = 0;
 	}

@@ -56,6 +56,11 @@ struct fh_mapping {
 	 * made for the rest of the file when some could; may be NULL. */
 	unsigned (*spare)(void *spare_arg);
 	void *spare_arg;
+	/* For a family whose slices combine (family.h), where the thread
+	 * alone stops instead, at a window's end, when threads are spare:
+	 * *SLICES their number with its own, for the caller to hash the
+	 * rest in slices (left 0 otherwise); NULL: it never stops. */
+	unsigned *slices;
 	enum fh_feed feed;        /* which cached windows are read instead */
 	uint8_t *buf;             /* this thread's buffer, for windows read; */
 	size_t bufsize;           /* NULL: every window is mapped */
