@@ -262,9 +262,11 @@ print(hashlib.sha3_256(open(sys.argv[1], "rb").read()).hexdigest() + "  big")
 
 @test "engine: progress in -c shows what is known: no bytes' total, no time left but the time spent, a partial files' total marked +" {
 	# A list gives no sizes: the line must not show "/0 B" nor a time
-	# left.  Two big files so that it is drawn a few times.
+	# left.  Two big files so that it is drawn a few times (the engine
+	# draws every 200 ms: two of 128 MiB side by side in MD5's lanes took
+	# about that, and CI once saw no line).
 	local size=512M
-	[ "${FHSUM_QUICK:-0}" = 1 ] && size=128M
+	[ "${FHSUM_QUICK:-0}" = 1 ] && size=384M
 	truncate -s $size big1 big2
 	printf '%s  big1\n%s  big2\n' "$(md5sum <big1 | cut -c1-32)" "$(md5sum <big2 | cut -c1-32)" >list
 	on_tty tty.out "${FHSUM_WRAP[*]} $FHSUM --progress -a md5 -j1 -c list" || fail "exit status $?"
