@@ -224,15 +224,12 @@ gen_same() {
 	[ "$(fhsum -a blake3 -j2 --no-mmap large small)" = "$want" ] || { echo "--no-mmap -j2" >&2; bad=1; }
 	[ "$(fhsum -a kt128 -j2 large small)" = "$(fhsum -a kt128 -j1 large small)" ] ||
 		{ echo "kt128 -j2 against -j1" >&2; bad=1; }
-	if [ -z "${FHSUM_WRAPPER-}" ] && command -v strace >/dev/null &&
-		strace -f -qq -o /dev/null true 2>/dev/null; then
+	if can_trace; then
 		# When the team comes depends on the threads' timing: a loaded
 		# machine gets three tries.
 		local try ok=0
 		for try in 1 2 3; do
-			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-				strace -f -qq -e trace=openat,mmap -e signal=none -o trace \
-				"$FHSUM" -a blake3 -j2 large small >/dev/null 2>&1 || :
+			trace_fhsum mmap -a blake3 -j2 large small
 			# Only the large file's team windows are mapped that
 			# large (a thread's call may be split by another's in the
 			# trace: no fd).
@@ -241,14 +238,12 @@ gen_same() {
 			     END { exit !big }' trace && { ok=1; break; }
 		done
 		[ "$ok" = 1 ] ||
-			{ echo "no team's window of the large file (3 tries)" >&2; grep -E 'openat|mmap' trace | tail -8 >&2; bad=1; }
+			{ echo "no team's window of the large file (3 tries)" >&2; grep mmap trace | tail -8 >&2; bad=1; }
 		# Read (--no-mmap), the team's threads read their own parts:
 		# two threads read with pread, the large file's only reader.
 		ok=0
 		for try in 1 2 3; do
-			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-				strace -f -qq -e trace=pread64 -e signal=none -o trace \
-				"$FHSUM" -a blake3 -j2 --no-mmap large small >/dev/null 2>&1 || :
+			trace_fhsum pread64 -a blake3 -j2 --no-mmap large small
 			[ "$(awk '/pread64\(/ { n[$1]++ } END { for (t in n) k += n[t] >= 8; print k + 0 }' trace)" -ge 2 ] &&
 				{ ok=1; break; }
 		done

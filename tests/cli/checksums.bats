@@ -323,11 +323,8 @@ for f in sys.argv[1:]: print("%08x  %s" % (zlib.crc32(open(f, "rb").read()), f))
 	done
 	# ... in slices: no read(2) of standard input, its slices mapped or
 	# read with pread.
-	if [ -z "${FHSUM_WRAPPER-}" ] && command -v strace >/dev/null &&
-		strace -f -qq -o /dev/null true 2>/dev/null; then
-		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-			strace -f -qq -e trace=read,pread64,mmap -e signal=none -o trace \
-			"$FHSUM" -j2 -a crc <large >/dev/null 2>&1 || :
+	if can_trace; then
+		trace_fhsum read,pread64,mmap -j2 -a crc <large
 		! grep -Eq ' read\(0, ' trace && grep -Eq 'pread64\(0, |mmap\([^,]*, [0-9]+, PROT_READ, [^,]*, 0, ' trace ||
 			fail "standard input not sliced:" "$(grep -E ' (read|pread64)\(0, ' trace | head -3)"
 	fi
@@ -342,13 +339,10 @@ for f in sys.argv[1:]: print("%08x  %s" % (zlib.crc32(open(f, "rb").read()), f))
 	want=$(python3 -c 'import sys, zlib
 for f in sys.argv[1:]: print("%d %d %s" % (zlib.crc32(open(f, "rb").read()), len(open(f, "rb").read()), f))' larger small)
 	[ "$(fhsum -j2 -a crc32b larger small)" = "$want" ] || fail "crc32b larger small: $(fhsum -j2 -a crc32b larger small), zlib: $want"
-	if [ -z "${FHSUM_WRAPPER-}" ] && command -v strace >/dev/null &&
-		strace -f -qq -o /dev/null true 2>/dev/null; then
+	if can_trace; then
 		local try readers=0
 		for try in 1 2 3; do
-			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-				strace -f -qq -e trace=mmap,pread64 -e signal=none -o trace \
-				"$FHSUM" -j2 -a crc larger small >/dev/null 2>&1 || :
+			trace_fhsum mmap,pread64 -j2 -a crc larger small
 			# Threads that mapped 1 MiB or more shared, or read with
 			# pread 8 times or more: only the large file's readers.
 			readers=$(awk '/mmap\(NULL, [0-9]+, PROT_READ, MAP_SHARED/ {

@@ -44,6 +44,23 @@ fhsum_as() { # NAME ARGS...
 
 fail() { printf '%s\n' "$@" >&2; return 1; }
 
+# can_trace: whether strace can follow fhsum here (the native binary: not
+# under FHSUM_WRAPPER).
+can_trace() {
+	[ -z "${FHSUM_WRAPPER-}" ] && command -v strace >/dev/null &&
+		strace -f -qq -o /dev/null true 2>/dev/null
+}
+# trace_fhsum CALLS ARGS...: fhsum ARGS (its stdin the caller's, its output
+# and status thrown away) under strace -f, the system calls CALLS written
+# to ./trace; LeakSanitizer, which cannot run under ptrace, off.
+trace_fhsum() {
+	local calls=$1
+	shift
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace="$calls" -e signal=none -o trace \
+		"$FHSUM" "$@" >/dev/null 2>&1 || :
+}
+
 common_setup() {
 	# bats runs a DEBUG trap on every command of the test shell, which makes
 	# the table loops here about 100 times slower; drop it.  A failing test

@@ -269,11 +269,9 @@ PY
 	  "$( (head -c 4097 >/dev/null; b3sum) <"$dev")" ] || { echo "from offset 4097" >&2; bad=1; }
 	# Cached, it is mapped; with only its first MiB cached (as a mounted
 	# file system's device keeps its first pages), it is read.
-	if [ -z "${FHSUM_WRAPPER-}" ]; then
+	if can_trace; then
 		mapped() { # prints yes if fhsum mapped the device
-			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-				strace -f -qq -e trace=mmap -e signal=none -o trace \
-				"$FHSUM" -a blake3 "$dev" >/dev/null 2>&1 || :
+			trace_fhsum mmap -a blake3 "$dev"
 			# Nothing else is mapped shared and that large.
 			grep -Eq "mmap\(NULL, [0-9]{7,}, PROT_READ, MAP_SHARED" trace && echo yes
 		}
