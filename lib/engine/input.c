@@ -261,6 +261,7 @@ int fh_input_hash(struct fh_reader *r, struct fh_input *in,
 	if (fh_family_ops(algo->family)->combine && r->kt_threads > 1 && !r->seq &&
 	    fh_input_sized(in) && in->size >= FH_SLICE_MIN &&
 	    (!in->is_stdin || (from = lseek(in->fd, 0, SEEK_CUR)) >= 0) &&
+	    (uint64_t)from <= in->size &&
 	    in->size - (uint64_t)from >= FH_SLICE_MIN) {
 		const struct fh_slicing how = { !r->no_mmap, r->feed, r->meter };
 

@@ -321,6 +321,10 @@ for f in sys.argv[1:]: print("%08x  %s" % (zlib.crc32(open(f, "rb").read()), f))
 		[ "$( (head -c 4097 >/dev/null; fhsum -j$j -a crc; cat | wc -c) <large)" = "$want" ] ||
 			fail "stdin -j$j: $( (head -c 4097 >/dev/null; fhsum -j$j -a crc) <large), cksum: $want"
 	done
+	# Past its end (an offset lseek allows), standard input is empty.
+	want=$(cksum </dev/null)
+	[ "$(python3 -c 'import os, sys; os.lseek(0, 50000000, 0); os.execvp(sys.argv[1], sys.argv[1:])' "$FHSUM" -j2 -a crc <large 2>&1)" = "$want" ] ||
+		fail "stdin past its end: $(python3 -c 'import os, sys; os.lseek(0, 50000000, 0); os.execvp(sys.argv[1], sys.argv[1:])' "$FHSUM" -j2 -a crc <large 2>&1), cksum: $want"
 	# ... in slices: no read(2) of standard input, its slices mapped or
 	# read with pread.
 	if can_trace; then
